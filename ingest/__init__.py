@@ -1,0 +1,1 @@
+"""Extraction, offset maps, cleaning transforms and chunking. Pure: no database, no click."""

@@ -1,0 +1,202 @@
+"""A paragraph- and sentence-aware chunker over cleaned text.
+
+Units are sentences (a sentence longer than the target is cut at word boundaries, never inside a
+word); chunks are runs of whole units packed up to the target size, ending early at a paragraph break
+once they are reasonably full, and overlapping the previous chunk by whole trailing units of the same
+paragraph. Every sentence no longer than the target therefore lands whole in at least one chunk.
+
+Each chunk keeps its cleaned span, its raw span (through the document's map) and the document map
+restricted to it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+from ingest.clean.whitespace import is_cjk
+from ingest.errors import ChunkerError
+from ingest.offsets import Normalized, OffsetMap, Original
+
+#: Default target size in characters (about 200-250 English tokens).
+DEFAULT_TARGET = 1000
+#: Default overlap in characters: trailing whole sentences of a chunk repeated at the next one's start.
+DEFAULT_OVERLAP = 150
+#: A chunk this full (share of the target) ends at the next paragraph break instead of running on.
+PARAGRAPH_FILL = 0.6
+
+#: Abbreviations after which a full stop does not end a sentence (compared case-folded).
+ABBREVIATIONS = frozenset(
+    """
+    e.g i.e etc vs cf al approx fig figs eq eqs ref refs no nos vol pp p ch sec dr mr mrs ms prof st jr sr
+    inc ltd co corp dept univ jan feb mar apr jun jul aug sep sept oct nov dec u.s u.k e.u art para
+    """.split()
+)
+
+_SENTENCE_END = re.compile(
+    r"""(?:[.!?…]+|[。！？]+)["'”’»)\]」』）]*"""  # terminal punctuation plus closers
+)
+_PARAGRAPH = re.compile(r"\n\n")
+_WORD_GAP = re.compile(r"\s+")
+_TOKEN = re.compile(r"[^\W\d_]+|\d+|[^\w\s]", re.UNICODE)
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkDraft:
+    """A chunk before it is stored: its text, where it sits in the cleaned text and the raw stream."""
+
+    ordinal: int
+    text: str
+    clean: Normalized
+    raw: Original
+    map: OffsetMap  # cleaned chunk offsets (from 0) -> absolute raw offsets
+
+
+def approx_tokens(text: str) -> int:
+    """A model-independent token estimate: words, numbers and punctuation marks; one per CJK character."""
+    n = 0
+    for m in _TOKEN.finditer(text):
+        tok = m.group()
+        n += sum(1 for ch in tok if is_cjk(ch)) or 1
+    return n
+
+
+def _is_boundary(text: str, end: int, para_end: int) -> bool:
+    """Does a sentence end at ``end`` (just after terminal punctuation and closers)?"""
+    if end >= para_end:
+        return True
+    prev = text[end - 1]
+    if text[end - 1] in "。！？" or (end >= 2 and text[end - 2] in "。！？"):
+        return True
+    if not text[end].isspace():
+        return False
+    nxt = text[end + 1] if end + 1 < para_end else ""
+    if nxt and nxt.islower():
+        return False
+    if prev == ".":
+        word = re.search(r"([\w.]+)\.$", text[max(0, end - 20) : end])
+        if word:
+            w = word.group(1).casefold()
+            if w in ABBREVIATIONS or (len(w) == 1 and w.isalpha()):
+                return False  # "e.g.", "Fig.", an initial like "J."
+            if w[-1:].isdigit() and nxt.isdigit():
+                return False
+    return True
+
+
+def sentences(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """Sentence spans of ``text[start:end]`` (one paragraph), whitespace between them excluded."""
+    s = start
+    for m in _SENTENCE_END.finditer(text, start, end):
+        e = m.end()
+        if _is_boundary(text, e, end):
+            yield s, e
+            s = e
+            while s < end and text[s].isspace():
+                s += 1
+    if s < end:
+        yield s, end
+
+
+def _pieces(
+    text: str, start: int, end: int, limit: int, measure: Callable[[int, int], int]
+) -> Iterator[tuple[int, int]]:
+    """Cut an over-long sentence at word boundaries into pieces no longer than ``limit`` when possible."""
+    gaps = [(m.start(), m.end()) for m in _WORD_GAP.finditer(text, start, end)]
+    # CJK text has no spaces: every boundary between two CJK characters is a word boundary
+    cuts: list[tuple[int, int]] = sorted(
+        gaps + [(i, i) for i in range(start + 1, end) if is_cjk(text[i - 1]) and is_cjk(text[i])]
+    )
+    s = start
+    best: tuple[int, int] | None = None  # the last cut that keeps the current piece within the limit
+    for g_start, g_end in cuts:
+        if g_start <= s:
+            continue
+        if measure(s, g_start) > limit:
+            if best is not None:
+                yield s, best[0]
+                s, best = best[1], None
+            if measure(s, g_start) > limit:  # one word longer than the limit stays whole
+                yield s, g_start
+                s = g_end
+                continue
+        best = (g_start, g_end)
+    if best is not None and measure(s, end) > limit:
+        yield s, best[0]
+        s = best[1]
+    if s < end:
+        yield s, end
+
+
+def chunk(
+    text: str,
+    doc_map: OffsetMap,
+    *,
+    target: int = DEFAULT_TARGET,
+    overlap: int = DEFAULT_OVERLAP,
+    unit: Literal["chars", "tokens"] = "chars",
+) -> list[ChunkDraft]:
+    """Chunk cleaned ``text`` whose map to the raw stream is ``doc_map``.
+
+    ``target`` and ``overlap`` count characters, or approximate tokens with ``unit="tokens"``
+    (see :func:`approx_tokens`).
+    """
+    if target <= 0:
+        raise ChunkerError(f"Chunk target {target} must be positive")
+    if not 0 <= overlap < target:
+        raise ChunkerError(f"Chunk overlap {overlap} must be at least 0 and below the target {target}")
+    if doc_map.normalized_length != len(text):
+        raise ChunkerError(f"Map covers {doc_map.normalized_length} characters but the text has {len(text)}")
+    if unit == "chars":
+
+        def measure(a: int, b: int) -> int:
+            return b - a
+    elif unit == "tokens":
+
+        def measure(a: int, b: int) -> int:
+            return approx_tokens(text[a:b])
+    else:
+        raise ChunkerError(f"Chunk unit {unit!r} is neither 'chars' nor 'tokens'")
+
+    # units: (start, end, starts_paragraph)
+    units: list[tuple[int, int, bool]] = []
+    para_start = 0
+    for m in [*_PARAGRAPH.finditer(text), None]:
+        para_end = m.start() if m else len(text)
+        first = True
+        for s, e in sentences(text, para_start, para_end):
+            for ps, pe in _pieces(text, s, e, target, measure) if measure(s, e) > target else [(s, e)]:
+                units.append((ps, pe, first))
+                first = False
+        if m:
+            para_start = m.end()
+
+    chunks: list[ChunkDraft] = []
+    i = 0
+    while i < len(units):
+        j = i + 1  # units[i:j] form the chunk
+        while j < len(units) and measure(units[i][0], units[j][1]) <= target:
+            if units[j][2] and measure(units[i][0], units[j - 1][1]) >= PARAGRAPH_FILL * target:
+                break
+            j += 1
+        c_start, c_end = units[i][0], units[j - 1][1]
+        span = Normalized(c_start, c_end)
+        chunks.append(
+            ChunkDraft(len(chunks), text[c_start:c_end], span, doc_map.to_original(span), doc_map.slice(span))
+        )
+        if j >= len(units):
+            break
+        # next chunk: back off over trailing whole units of the same paragraph that fit in the
+        # overlap, as long as the next chunk still has room for the first unit not yet chunked
+        k = j
+        while (
+            k - 1 > i
+            and not units[k][2]
+            and measure(units[k - 1][0], c_end) <= overlap
+            and measure(units[k - 1][0], units[j][1]) <= target
+        ):
+            k -= 1
+        i = k
+    return chunks

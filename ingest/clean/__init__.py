@@ -1,0 +1,1 @@
+"""Offset-mapping cleaning transforms and the pipeline that composes them."""

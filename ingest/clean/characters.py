@@ -1,0 +1,61 @@
+"""Character-level transforms: soft hyphens, ligatures, exotic spaces.
+
+Each is ``(text) -> Transformed`` built on :func:`ingest.offsets.apply_edits`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from ingest.offsets import Edit, OffsetMap, apply_edits
+
+
+class Transformed(NamedTuple):
+    """A transform's output: the new text and the map back to the text it was given."""
+
+    text: str
+    map: OffsetMap
+
+
+SOFT_HYPHEN = "\u00ad"
+
+#: U+FB00..U+FB06, the Latin presentation-form ligatures PDF fonts emit as single glyphs.
+LIGATURES: dict[str, str] = {
+    "\ufb00": "ff",
+    "\ufb01": "fi",
+    "\ufb02": "fl",
+    "\ufb03": "ffi",
+    "\ufb04": "ffl",
+    "\ufb05": "st",  # long s + t
+    "\ufb06": "st",
+}
+
+#: Space characters folded to a plain space, one for one (offsets keep their positions).
+SPACES = "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000\t"
+#: Invisible characters removed outright: zero-width space, word joiner, byte-order mark.
+INVISIBLES = "\u200b\u2060\ufeff"
+
+# A soft hyphen, and when it ends a line the line break too (that is what a soft hyphen there means).
+_SHY = re.compile("\u00ad(?:[ \\t]*(?:\\r\\n|[\\n\\r\\f]))?")
+_LIG = re.compile("[" + "".join(LIGATURES) + "]")
+_SPACE = re.compile("[" + SPACES + INVISIBLES + "]")
+
+
+def remove_soft_hyphens(text: str) -> Transformed:
+    """Delete every U+00AD; where one ends a line, also delete that line break (``"ser\\u00ad\\nvice"``
+    becomes ``"service"``)."""
+    return Transformed(*apply_edits(text, [Edit(m.start(), m.end(), "") for m in _SHY.finditer(text)]))
+
+
+def expand_ligatures(text: str) -> Transformed:
+    """Expand U+FB00..U+FB06 to their letters (``"ﬁ"`` -> ``"fi"``); each becomes a block of one source."""
+    return Transformed(
+        *apply_edits(text, [Edit(m.start(), m.end(), LIGATURES[m.group()]) for m in _LIG.finditer(text)])
+    )
+
+
+def fold_spaces(text: str) -> Transformed:
+    """Fold NBSP, thin and other fixed-width spaces and tabs to ``" "``; drop zero-width characters."""
+    edits = [Edit(m.start(), m.end(), "" if m.group() in INVISIBLES else " ") for m in _SPACE.finditer(text)]
+    return Transformed(*apply_edits(text, edits))

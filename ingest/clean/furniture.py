@@ -1,0 +1,219 @@
+"""Running header, footer and page-number removal, driven by the page structure of the raw stream.
+
+The raw stream separates pages with ``"\\f"`` and lines with ``"\\n"``. A line is *furniture* when it
+sits in the top or bottom band of its page (the first or last :data:`BAND_LINES` non-blank lines, and,
+when the extractor gave geometry, within :data:`BAND_FRACTION` of the page edge) and either
+
+* repeats on several pages once digits are normalised (``Page 3`` and ``Page 4`` match), or
+* is a page number: ``Page N``, ``Page N of M``, ``N / M``, ``- N -``, a bare number or a roman
+  numeral. Bare numbers and numerals only count when at least two pages agree on the offset between
+  the printed number and the page index, so a stray number at the foot of one table is kept.
+
+Removed regions are reported (kind, span, page, text) so the store can keep them; the map keeps their
+positions, so nothing is lost.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ingest.offsets import Edit, OffsetMap, apply_edits
+
+#: How many non-blank lines at the top and at the bottom of a page are candidates.
+BAND_LINES = 3
+#: With geometry, a candidate must also lie within this fraction of the page height from the edge.
+BAND_FRACTION = 0.15
+#: A repeated line must appear on at least this share of the pages with text (and on two pages).
+REPEAT_SHARE = 0.3
+
+HEADER, FOOTER, PAGE_NUMBER = "header", "footer", "page_number"
+
+_PAGE_WORD = re.compile(
+    r"^(?:page|p\.|pp\.|seite|s\.|pág\.?|página|pagina|страница|стр\.)\s*(\d{1,5})"
+    r"(?:\s*(?:of|/|von|de|sur|из)\s*\d{1,5})?$",
+    re.IGNORECASE,
+)
+_N_OF_M = re.compile(r"^(\d{1,5})\s*(?:/|of)\s*\d{1,5}$", re.IGNORECASE)
+_BARE = re.compile(r"^[-–—\[(]?\s*(\d{1,5})\s*[-–—\])]?$")
+_ROMAN = re.compile(
+    r"^[-–—]?\s*(m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3}))\s*[-–—]?$", re.IGNORECASE
+)
+_DIGITS = re.compile(r"\d+")
+_SPACE_RUN = re.compile(r"\s+")
+_LINE = re.compile(r"[^\n\r\f]+")
+
+
+@dataclass(frozen=True, slots=True)
+class LineGeometry:
+    """Where a raw line sits on its page (optional input; PDF points, origin top-left)."""
+
+    start: int
+    top: float
+    bottom: float
+    page_height: float
+
+
+@dataclass(frozen=True, slots=True)
+class Furniture:
+    """A removed region: ``start``/``end`` span the line text in the text given to the transform."""
+
+    kind: str
+    start: int
+    end: int
+    page: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Stripped:
+    text: str
+    map: OffsetMap
+    removed: tuple[Furniture, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    start: int
+    end: int
+    page: int  # 1-based
+    text: str  # stripped
+    band: str  # HEADER or FOOTER
+
+
+def _roman_value(s: str) -> int:
+    values = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
+    total = 0
+    s = s.lower()
+    for i, ch in enumerate(s):
+        v = values[ch]
+        total += -v if i + 1 < len(s) and values[s[i + 1]] > v else v
+    return total
+
+
+def page_number_of(text: str) -> tuple[int, bool] | None:
+    """``(printed number, explicit)`` when a line is a page number; explicit forms need no agreement."""
+    for pattern in (_PAGE_WORD, _N_OF_M):
+        m = pattern.match(text)
+        if m:
+            return int(m.group(1)), True
+    m = _BARE.match(text)
+    if m:
+        return int(m.group(1)), False
+    m = _ROMAN.match(text)
+    if m and m.group(1):
+        return _roman_value(m.group(1)), False
+    return None
+
+
+def _key(text: str) -> str:
+    return _SPACE_RUN.sub(" ", _DIGITS.sub("#", text.casefold())).strip()
+
+
+def _band_lines(text: str, geometry: Sequence[LineGeometry] | None) -> tuple[list[_Line], int]:
+    by_start = {g.start: g for g in geometry} if geometry else None
+    lines: list[_Line] = []
+    pages_with_text = 0
+    page_start = 0
+    for page_no, page_text in enumerate(text.split("\f"), start=1):
+        found = []
+        for m in _LINE.finditer(page_text):
+            stripped = m.group().strip()
+            if stripped:
+                lead = len(m.group()) - len(m.group().lstrip())
+                s = page_start + m.start() + lead
+                found.append((s, s + len(stripped), stripped))
+        if found:
+            pages_with_text += 1
+        n = len(found)
+        for i, (s, e, t) in enumerate(found):
+            bands = []
+            if i < BAND_LINES:
+                bands.append(HEADER)
+            if i >= n - BAND_LINES:
+                bands.append(FOOTER)
+            if by_start is not None:
+                g = by_start.get(s)
+                if g is None or g.page_height <= 0:
+                    bands = []
+                else:
+                    bands = [
+                        b
+                        for b in bands
+                        if (b == HEADER and g.top <= BAND_FRACTION * g.page_height)
+                        or (b == FOOTER and g.bottom >= (1 - BAND_FRACTION) * g.page_height)
+                    ]
+            if bands:
+                lines.append(_Line(s, e, page_no, t, bands[0] if len(bands) == 1 or i < n / 2 else bands[1]))
+        page_start += len(page_text) + 1
+    return lines, pages_with_text
+
+
+def find_furniture(text: str, *, geometry: Sequence[LineGeometry] | None = None) -> list[Furniture]:
+    """Detect running headers, footers and page numbers in a ``\\f``-paged raw stream."""
+    candidates, pages_with_text = _band_lines(text, geometry)
+    if pages_with_text < 2:
+        return []
+    found: dict[int, Furniture] = {}
+
+    # page numbers: explicit forms directly, bare numbers when two pages agree on the offset
+    offsets: dict[int, list[_Line]] = defaultdict(list)
+    for line in candidates:
+        pn = page_number_of(line.text)
+        if pn is None:
+            continue
+        number, explicit = pn
+        if explicit:
+            found[line.start] = Furniture(PAGE_NUMBER, line.start, line.end, line.page, line.text)
+        else:
+            offsets[number - line.page].append(line)
+    for group in offsets.values():
+        if len({line.page for line in group}) >= 2:
+            for line in group:
+                found[line.start] = Furniture(PAGE_NUMBER, line.start, line.end, line.page, line.text)
+
+    # repeated lines, digits normalised
+    pages_by_key: dict[tuple[str, str], set[int]] = defaultdict(set)
+    for line in candidates:
+        if line.start not in found:
+            pages_by_key[(line.band, _key(line.text))].add(line.page)
+    needed = max(2, math.ceil(REPEAT_SHARE * pages_with_text))
+    for line in candidates:
+        if line.start in found:
+            continue
+        key = _key(line.text)
+        if len(key) >= 2 and len(pages_by_key[(line.band, key)]) >= needed:
+            found[line.start] = Furniture(line.band, line.start, line.end, line.page, line.text)
+    return sorted(found.values(), key=lambda f: f.start)
+
+
+def strip_furniture(
+    text: str,
+    *,
+    geometry: Sequence[LineGeometry] | None = None,
+    known: Sequence[Furniture] = (),
+    detect: bool = True,
+) -> Stripped:
+    """Remove detected (and ``known``) furniture lines with one adjacent line break each."""
+    items = {f.start: f for f in (find_furniture(text, geometry=geometry) if detect else [])}
+    for f in known:
+        items[f.start] = f
+    removed = sorted(items.values(), key=lambda f: f.start)
+    edits: list[Edit] = []
+    last_end = 0
+    for f in removed:
+        start, end = f.start, f.end
+        if end < len(text) and text[end] == "\n":
+            end += 1  # take the break after the line
+        elif start > last_end and text[start - 1] == "\n":
+            start -= 1  # last line of a page: take the break before it
+        if start < last_end:
+            start = last_end
+        if start < end:
+            edits.append(Edit(start, end, ""))
+            last_end = end
+    new_text, new_map = apply_edits(text, edits)
+    return Stripped(new_text, new_map, tuple(removed))

@@ -1,0 +1,117 @@
+"""Dehyphenation of words split across line breaks, with every decision recorded.
+
+``"ser-\\nvice"`` becomes ``"service"`` (the hyphen and the break are deleted); a true compound keeps
+its hyphen and only loses the break (``"third-\\nparty"`` -> ``"third-party"``). Nothing is lost: the
+map keeps the deleted characters' positions, and each :class:`Hyphenation` names the original span,
+both fragments, the decision and the evidence for it.
+
+Evidence, in order (the first that applies decides):
+
+1. the continuation starts with an upper-case letter or a digit, or the fragment before the hyphen
+   ends with a digit: keep (``COVID-\\n19``, ``non-\\nEnglish``);
+2. the hyphenated form occurs elsewhere in the document on one line at least as often as the
+   joined form: keep;
+3. the joined form occurs elsewhere in the document: join;
+4. the fragment before the hyphen is a single letter (``n-\\ntridecanal``, ``x-\\nray``): keep;
+5. the fragment before the hyphen is a prefix that conventionally keeps its hyphen
+   (:data:`HYPHEN_KEEPING_PREFIXES`): keep;
+6. otherwise (a lower-case continuation with no other evidence): join, as typesetters break words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from ingest.offsets import Edit, OffsetMap, apply_edits
+
+#: Prefixes that keep their hyphen in English compounds even without evidence in the document.
+HYPHEN_KEEPING_PREFIXES = frozenset({"self", "ex", "all", "well", "quasi", "cross", "half"})
+
+_WORD = r"[^\W\d_](?:[^\W_]|['’])*"
+# fragment, hyphen, optional spaces, one line or page break, optional spaces, continuation
+_SPLIT = re.compile(
+    r"(?<![^\W_])(?P<left>[^\W_]+)(?P<hyphen>[-\u2010])[ \t]*(?:\r\n|[\n\r\f])[ \t]*(?P<right>[^\W_]+)"
+)
+_COMPOUND = re.compile(rf"(?<![\w-])({_WORD}(?:[-\u2010]{_WORD})+)")
+_TOKEN = re.compile(_WORD)
+
+
+@dataclass(frozen=True, slots=True)
+class Hyphenation:
+    """One line-end hyphen and what was done with it.
+
+    ``start``/``end`` span the hyphen and the line break in the text given to :func:`dehyphenate`
+    (the pipeline translates them to raw offsets).
+    """
+
+    start: int
+    end: int
+    left: str
+    right: str
+    joined: bool
+    reason: str
+
+    @property
+    def result(self) -> str:
+        return self.left + self.right if self.joined else f"{self.left}-{self.right}"
+
+
+@dataclass(frozen=True, slots=True)
+class Dehyphenated:
+    text: str
+    map: OffsetMap
+    decisions: tuple[Hyphenation, ...]
+
+
+def _vocabulary(text: str) -> tuple[Counter[str], Counter[str]]:
+    """Counts of words and of one-line hyphenated compounds, case-folded."""
+    words = Counter(m.group().casefold() for m in _TOKEN.finditer(text))
+    compounds = Counter(m.group().casefold().replace("\u2010", "-") for m in _COMPOUND.finditer(text))
+    return words, compounds
+
+
+def decide(left: str, right: str, words: Counter[str], compounds: Counter[str]) -> tuple[bool, str]:
+    """Return ``(joined, reason)`` for a split ``left-`` / ``right`` given document counts."""
+    if right[0].isupper() or right[0].isdigit() or left[-1].isdigit():
+        return False, "continuation starts with a capital or digit"
+    hyphenated = f"{left}-{right}".casefold()
+    joined = f"{left}{right}".casefold()
+    # the word tokenizer stops at hyphens, so compounds are counted separately; the counts include
+    # this occurrence's own fragments only as separate words, never as the forms compared here
+    n_hyph, n_join = compounds[hyphenated], words[joined]
+    if n_hyph and n_hyph >= n_join:
+        return False, f"hyphenated form {hyphenated!r} appears {n_hyph}x elsewhere"
+    if n_join:
+        return True, f"joined form {joined!r} appears {n_join}x elsewhere"
+    if len(left) == 1:
+        return False, "single-letter prefix"
+    if left.casefold() in HYPHEN_KEEPING_PREFIXES:
+        return False, f"prefix {left.casefold()!r} keeps its hyphen"
+    return True, "lower-case continuation"
+
+
+def dehyphenate(text: str) -> Dehyphenated:
+    """Join words split by a hyphen at a line or page break; keep the hyphen of true compounds."""
+    words, compounds = _vocabulary(text)
+    edits: list[Edit] = []
+    decisions: list[Hyphenation] = []
+    pos = 0
+    while True:
+        m = _SPLIT.search(text, pos)
+        if m is None:
+            break
+        left, right = m.group("left"), m.group("right")
+        if not left[-1].isalpha() and not right[0].isalpha():
+            pos = m.end("hyphen")  # "2010-\n2015" is a range, not a split word
+            continue
+        joined, reason = decide(left, right, words, compounds)
+        h_start = m.start("hyphen")
+        r_start = m.start("right")
+        # join: drop hyphen and break; keep: drop only what follows the hyphen
+        edits.append(Edit(h_start if joined else m.end("hyphen"), r_start, ""))
+        decisions.append(Hyphenation(h_start, r_start, left, right, joined, reason))
+        pos = m.start("right")  # the continuation may itself end in a split hyphen
+    new_text, new_map = apply_edits(text, edits)
+    return Dehyphenated(new_text, new_map, tuple(decisions))

@@ -1,0 +1,85 @@
+"""Whitespace normalisation: lines of a paragraph joined with one space, paragraph breaks kept as one
+blank line, runs collapsed, the ends trimmed.
+
+* a whitespace run holding a blank line (two line breaks) or U+2029 is a paragraph break: ``"\\n\\n"``;
+* a page break (``"\\f"``) is a paragraph break after sentence-final punctuation and a line break
+  otherwise, so a sentence running over a page joins up again;
+* any other run becomes one space, except a line break between two CJK characters, which is removed
+  (Chinese and Japanese wrap lines without spaces);
+* runs at the start and the end of the text are removed.
+
+Kept characters stay aligned (a ``"\\n"`` that becomes ``" "`` is a 1:1 substitution), so the map
+stays small and every cleaned space points at a real source character.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ingest.clean.characters import Transformed
+from ingest.offsets import Edit, apply_edits
+
+# runs that need work: two or more whitespace characters, one that is not a plain space, or a
+# single space at either end of the text
+_RUN = re.compile(r"\s{2,}|[^\S ]|\A | \Z")
+_BREAKS = re.compile(r"\r\n|[\n\r\u2028\x0b\x1c\x1d\x1e\x85]")
+_SENTENCE_END = frozenset(".!?:;。！？…")
+_CLOSERS = frozenset("\"'”’»)]」』）")
+
+PARAGRAPH = "\n\n"
+
+
+def is_cjk(ch: str) -> bool:
+    """Han, kana and CJK punctuation: scripts written without spaces between words."""
+    o = ord(ch)
+    return (
+        0x3000 <= o <= 0x30FF  # CJK punctuation, hiragana, katakana
+        or 0x3400 <= o <= 0x4DBF
+        or 0x4E00 <= o <= 0x9FFF
+        or 0xF900 <= o <= 0xFAFF
+        or 0xFF00 <= o <= 0xFFEF  # full-width forms
+        or 0x20000 <= o <= 0x2FA1F
+    )
+
+
+def _ends_sentence(text: str, end: int) -> bool:
+    i = end - 1
+    while i >= 0 and text[i] in _CLOSERS:
+        i -= 1
+    return i >= 0 and text[i] in _SENTENCE_END
+
+
+def _target(text: str, s: int, e: int) -> str:
+    if s == 0 or e == len(text):
+        return ""
+    run = text[s:e]
+    if "\u2029" in run or len(_BREAKS.findall(run)) >= 2:
+        return PARAGRAPH
+    if "\f" in run and _ends_sentence(text, s):
+        return PARAGRAPH
+    if ("\f" in run or _BREAKS.search(run)) and is_cjk(text[s - 1]) and is_cjk(text[e]):
+        return ""
+    return " "
+
+
+def _edits_for_run(text: str, s: int, e: int, target: str) -> list[Edit]:
+    run = text[s:e]
+    if run == target:
+        return []
+    if not target:
+        return [Edit(s, e, "")]
+    if len(run) < len(target):  # a lone "\f" becoming a paragraph break
+        return [Edit(s, e, target)]
+    edits = [Edit(s + i, s + i + 1, ch) for i, ch in enumerate(target) if run[i] != ch]
+    if len(run) > len(target):
+        edits.append(Edit(s + len(target), e, ""))
+    return edits
+
+
+def normalize_whitespace(text: str) -> Transformed:
+    """Collapse whitespace as described in the module docstring."""
+    edits: list[Edit] = []
+    for m in _RUN.finditer(text):
+        s, e = m.span()
+        edits.extend(_edits_for_run(text, s, e, _target(text, s, e)))
+    return Transformed(*apply_edits(text, edits))

@@ -1,0 +1,83 @@
+"""Exceptions raised by :mod:`ingest`.
+
+Every message names the thing and the reason in one line, carrying the values
+(``Span [10, 4) is reversed``), so the command line can print it as is.
+"""
+
+from __future__ import annotations
+
+
+class IngestError(Exception):
+    """Base class of every error raised by the ingest package."""
+
+
+class SpanError(IngestError, ValueError):
+    """A span is reversed, negative or outside the text it indexes."""
+
+
+class MapError(IngestError, ValueError):
+    """An offset map is malformed, or two maps do not fit together."""
+
+
+class EditError(IngestError, ValueError):
+    """Edits overlap, are out of order, or insert text without a source character."""
+
+
+class ChunkerError(IngestError, ValueError):
+    """Chunker settings are inconsistent (for example overlap >= target size)."""
+
+
+class ExtractionError(IngestError):
+    """A file could not be extracted. ``reason`` is a stable code; ``str()`` is one line naming the
+    file and the reason."""
+
+    reason = "extraction_failed"
+
+    def __init__(self, path: str, detail: str) -> None:
+        self.path = path
+        self.detail = detail
+        super().__init__(f"{path}: {detail}")
+
+
+class FileMissing(ExtractionError):
+    reason = "missing"
+
+
+class FileUnreadable(ExtractionError):
+    reason = "unreadable"
+
+
+class EmptyFile(ExtractionError):
+    reason = "empty"
+
+
+class UnsupportedFormat(ExtractionError):
+    reason = "unsupported_format"
+
+
+class NotAPdf(UnsupportedFormat):
+    reason = "not_a_pdf"
+
+
+class Encrypted(ExtractionError):
+    reason = "encrypted"
+
+
+class CorruptFile(ExtractionError):
+    reason = "corrupt"
+
+
+class TooLarge(ExtractionError):
+    reason = "too_large"
+
+
+class TimedOut(ExtractionError):
+    reason = "timeout"
+
+
+class ExtractorCrashed(ExtractionError):
+    reason = "crashed"
+
+
+class MissingDependency(ExtractionError):
+    reason = "missing_dependency"

@@ -1,0 +1,145 @@
+"""The chunker: literal cases and properties over random paragraphs of sentences."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ingest.chunker import approx_tokens, chunk, sentences
+from ingest.clean.pipeline import clean
+from ingest.clean.whitespace import is_cjk
+from ingest.errors import ChunkerError
+from ingest.offsets import Normalized, OffsetMap
+
+
+def test_sentences_respect_abbreviations_initials_and_decimals() -> None:
+    text = "Dr. Müller approx. 3.5 mg, e.g. twice. J. Smith agreed! Was it “fine”? Yes. 中文句子。第二句。"
+    got = [text[s:e] for s, e in sentences(text, 0, len(text))]
+    assert got == [
+        "Dr. Müller approx. 3.5 mg, e.g. twice.",
+        "J. Smith agreed!",
+        "Was it “fine”?",
+        "Yes.",
+        "中文句子。",
+        "第二句。",
+    ]
+
+
+def test_literal_chunks_with_overlap_and_raw_spans() -> None:
+    raw = "Première phrase ici. Deuxième phrase là.\n\nTroisième ﬁn. Quatrième et der-\nnière."
+    c = clean(raw)
+    assert c.text == "Première phrase ici. Deuxième phrase là.\n\nTroisième fin. Quatrième et dernière."
+    chunks = chunk(c.text, c.map, target=45, overlap=20)
+    assert [ch.text for ch in chunks] == [
+        "Première phrase ici. Deuxième phrase là.",
+        "Troisième fin. Quatrième et dernière.",
+    ]
+    second = chunks[1]
+    assert raw[second.raw.start : second.raw.end] == "Troisième ﬁn. Quatrième et der-\nnière."
+    assert second.map.original_extent == second.raw
+    assert second.map.to_original(Normalized(10, 13)) == c.map.to_original(Normalized(52, 55))
+
+
+def test_overlap_repeats_whole_trailing_sentences() -> None:
+    text = "Un. Deux deux. Trois trois trois. Quatre quatre."
+    chunks = chunk(text, OffsetMap.identity(len(text)), target=35, overlap=20)
+    assert [ch.text for ch in chunks] == [
+        "Un. Deux deux. Trois trois trois.",
+        "Trois trois trois. Quatre quatre.",
+    ]
+    # with no room for the overlap the next chunk starts fresh rather than repeat alone
+    text = "Un. Deux deux. Trois trois trois. Quatre quatre quatre."
+    chunks = chunk(text, OffsetMap.identity(len(text)), target=35, overlap=20)
+    assert [ch.text for ch in chunks] == ["Un. Deux deux. Trois trois trois.", "Quatre quatre quatre."]
+    # and overlap never reaches back over a paragraph break
+    text = "Un. Deux deux.\n\nTrois trois trois."
+    chunks = chunk(text, OffsetMap.identity(len(text)), target=20, overlap=15)
+    assert [ch.text for ch in chunks] == ["Un. Deux deux.", "Trois trois trois."]
+
+
+def test_long_sentence_is_cut_between_words_and_cjk_between_characters() -> None:
+    text = "word " * 30 + "end. " + "漢字" * 40 + "。"
+    text = text.strip()
+    chunks = chunk(text, OffsetMap.identity(len(text)), target=40, overlap=0)
+    for ch in chunks:
+        s, e = ch.clean.start, ch.clean.end
+        assert s == 0 or text[s - 1] == " " or (is_cjk(text[s - 1]) and is_cjk(text[s]))
+        assert e == len(text) or text[e] == " " or (is_cjk(text[e - 1]) and is_cjk(text[e]))
+        assert len(ch.text) <= 40
+
+
+def test_token_unit_counts_words_and_cjk_characters() -> None:
+    assert approx_tokens("Hello, wörld 42 中文") == 6
+    text = "Alpha beta gamma. Delta epsilon zeta. Eta theta iota."
+    chunks = chunk(text, OffsetMap.identity(len(text)), target=8, overlap=0, unit="tokens")
+    assert [ch.text for ch in chunks] == ["Alpha beta gamma. Delta epsilon zeta.", "Eta theta iota."]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"target": 0}, "must be positive"),
+        ({"target": 10, "overlap": 10}, "below the target"),
+        ({"unit": "pages"}, "neither 'chars' nor 'tokens'"),
+    ],
+)
+def test_bad_settings(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(ChunkerError, match=message):
+        chunk("abc", OffsetMap.identity(3), **kwargs)  # type: ignore[arg-type]
+
+
+WORDS = st.sampled_from(
+    ["alpha", "Über", "naïve", "ﬁnal", "über-\ngroß", "日本語", "café", "3.5", "e.g.", "😀"]
+)
+
+
+@st.composite
+def documents(draw: st.DrawFn) -> str:
+    paragraphs = []
+    for _ in range(draw(st.integers(1, 4))):
+        sents = []
+        for _ in range(draw(st.integers(1, 5))):
+            words = draw(st.lists(WORDS, min_size=1, max_size=12))
+            sents.append(" ".join(words).capitalize() + draw(st.sampled_from([".", "!", "?", "。"])))
+        paragraphs.append(draw(st.sampled_from([" ", "\n"])).join(sents))
+    return "\n\n".join(paragraphs)
+
+
+@given(documents(), st.integers(20, 200), st.data())
+@settings(max_examples=150, deadline=None)
+def test_chunk_properties(raw: str, target: int, data: st.DataObject) -> None:
+    overlap = data.draw(st.integers(0, target - 1))
+    c = clean(raw)
+    chunks = chunk(c.text, c.map, target=target, overlap=overlap)
+    assert [ch.ordinal for ch in chunks] == list(range(len(chunks)))
+    covered = [False] * len(c.text)
+    for ch in chunks:
+        assert ch.text == c.text[ch.clean.start : ch.clean.end]
+        assert ch.raw == c.map.to_original(ch.clean)
+        assert ch.map.normalized_length == len(ch.text)
+        assert ch.map.original_extent == ch.raw
+        # never inside a word
+        s, e = ch.clean.start, ch.clean.end
+        assert (
+            s == 0
+            or c.text[s - 1].isspace()
+            or (is_cjk(c.text[s - 1]) and is_cjk(c.text[s]))
+            or c.text[s - 1] in "。"
+        )
+        assert (
+            e == len(c.text)
+            or c.text[e].isspace()
+            or (is_cjk(c.text[e - 1]) and is_cjk(c.text[e]))
+            or c.text[e - 1] in "。"
+        )
+        for i in range(s, e):
+            covered[i] = True
+    assert all(covered[i] for i, ch in enumerate(c.text) if not ch.isspace())
+    # every sentence no longer than the target lands whole in a chunk
+    para_start = 0
+    for para in c.text.split("\n\n"):
+        for s, e in sentences(c.text, para_start, para_start + len(para)):
+            if e - s <= target:
+                assert any(ch.clean.start <= s and e <= ch.clean.end for ch in chunks), c.text[s:e]
+        para_start += len(para) + 2
