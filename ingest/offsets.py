@@ -272,6 +272,29 @@ class OffsetMap:
             return self._orig_start if offset == 0 else self._source_end(offset - 1)
         raise ValueError(f"side must be 'start' or 'end', not {side!r}")
 
+    def source_spans(self, span: Normalized) -> list[Original]:
+        """The original characters a normalized span was actually made from, as merged spans:
+        unlike :meth:`to_original`, text deleted inside the span (a page footer, a soft hyphen) is
+        left out."""
+        self._check_normalized(span)
+        out: list[Original] = []
+        if span.start == span.end:
+            return out
+        nb, a0, a1, kind = self._nb, self._a0, self._a1, self._kind
+        j = self._run_of_char(span.start)
+        while j < len(kind) and nb[j] < span.end:
+            lo, hi = max(nb[j], span.start), min(nb[j + 1], span.end)
+            if kind[j] == ALIGNED:
+                s, e = a0[j] + (lo - nb[j]), a0[j] + (hi - nb[j])
+            else:
+                s, e = a0[j], a1[j]
+            if out and s <= out[-1].end:
+                out[-1] = Original(out[-1].start, max(out[-1].end, e))
+            else:
+                out.append(Original(s, e))
+            j += 1
+        return out
+
     # ------------------------------------------------------------------ original -> normalized
 
     def to_normalized(self, span: Original) -> Normalized | None:

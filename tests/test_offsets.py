@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -251,3 +253,21 @@ def test_compact_maps_do_not_grow_with_copied_text() -> None:
     assert len(m) == 2 * 40_000 + 1
     assert m.nbytes() < 2 * len(out)
     assert out.count("first") == 40_000
+
+
+@given(text_and_edits(), st.data())
+def test_source_spans_are_the_sources_actually_used(te: tuple[str, list[Edit]], data: st.DataObject) -> None:
+    text, edits = te
+    out, m = apply_edits(text, edits)
+    if not out:
+        return
+    s, e = data.draw(spans(len(out)).filter(lambda t: t[0] < t[1]))
+    got = m.source_spans(Normalized(s, e))
+    used = set()
+    for c in range(s, e):
+        src = m.source_of(c)
+        used.update(range(src.start, src.end))
+    assert {i for sp in got for i in range(sp.start, sp.end)} == used
+    assert all(a.end < b.start for a, b in itertools.pairwise(got))  # merged, in order
+    assert got[0].start == m.to_original(Normalized(s, e)).start
+    assert got[-1].end == m.to_original(Normalized(s, e)).end

@@ -29,6 +29,10 @@ BAND_LINES = 3
 BAND_FRACTION = 0.15
 #: A repeated line must appear on at least this share of the pages with text (and on two pages).
 REPEAT_SHARE = 0.3
+#: The first line of a later page is a running head when this share of its words (three or more)
+#: occur in the first :data:`TITLE_LINES` lines of page 1 (title and authors).
+TITLE_ECHO = 0.8
+TITLE_LINES = 6
 
 HEADER, FOOTER, PAGE_NUMBER = "header", "footer", "page_number"
 
@@ -45,6 +49,7 @@ _ROMAN = re.compile(
 _DIGITS = re.compile(r"\d+")
 _SPACE_RUN = re.compile(r"\s+")
 _LINE = re.compile(r"[^\n\r\f]+")
+_WORDS = re.compile(r"[^\W\d_]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,9 +159,12 @@ def _band_lines(text: str, geometry: Sequence[LineGeometry] | None) -> tuple[lis
 
 def find_furniture(text: str, *, geometry: Sequence[LineGeometry] | None = None) -> list[Furniture]:
     """Detect running headers, footers and page numbers in a ``\\f``-paged raw stream."""
+    if "\f" not in text:
+        return []  # one page: nothing can run across pages
     candidates, pages_with_text = _band_lines(text, geometry)
-    if pages_with_text < 2:
-        return []
+    first_page = text.split("\f", 1)[0]
+    first_lines = [ln for ln in first_page.split("\n") if ln.strip()][:TITLE_LINES]
+    page_heads = {min(c.start for c in candidates if c.page == p) for p in {c.page for c in candidates}}
     found: dict[int, Furniture] = {}
 
     # page numbers: explicit forms directly, bare numbers when two pages agree on the offset
@@ -168,10 +176,9 @@ def find_furniture(text: str, *, geometry: Sequence[LineGeometry] | None = None)
         number, explicit = pn
         if explicit:
             found[line.start] = Furniture(PAGE_NUMBER, line.start, line.end, line.page, line.text)
-        else:
-            offsets[number - line.page].append(line)
+        offsets[number - line.page].append(line)
     for group in offsets.values():
-        if len({line.page for line in group}) >= 2:
+        if len({line.page for line in group}) >= 2:  # explicit forms vouch for bare numbers too
             for line in group:
                 found[line.start] = Furniture(PAGE_NUMBER, line.start, line.end, line.page, line.text)
 
@@ -187,6 +194,15 @@ def find_furniture(text: str, *, geometry: Sequence[LineGeometry] | None = None)
         key = _key(line.text)
         if len(key) >= 2 and len(pages_by_key[(line.band, key)]) >= needed:
             found[line.start] = Furniture(line.band, line.start, line.end, line.page, line.text)
+
+    # a running head that echoes the title block (authors, short title) on pages after the first
+    title_words = set(_WORDS.findall(" ".join(first_lines).casefold()))
+    for line in candidates:
+        if line.start in found or line.page == 1 or line.band != HEADER or line.start not in page_heads:
+            continue
+        words = _WORDS.findall(line.text.casefold())
+        if len(words) >= 3 and sum(w in title_words for w in words) >= TITLE_ECHO * len(words):
+            found[line.start] = Furniture(HEADER, line.start, line.end, line.page, line.text)
     return sorted(found.values(), key=lambda f: f.start)
 
 
@@ -197,7 +213,8 @@ def strip_furniture(
     known: Sequence[Furniture] = (),
     detect: bool = True,
 ) -> Stripped:
-    """Remove detected (and ``known``) furniture lines with one adjacent line break each."""
+    """Remove detected (and ``known``) furniture lines, with the blank space between them and the body
+    (after a line at the head of a page, before one at its foot); page breaks stay."""
     items = {f.start: f for f in (find_furniture(text, geometry=geometry) if detect else [])}
     for f in known:
         items[f.start] = f
@@ -206,12 +223,16 @@ def strip_furniture(
     last_end = 0
     for f in removed:
         start, end = f.start, f.end
-        if end < len(text) and text[end] == "\n":
-            end += 1  # take the break after the line
-        elif start > last_end and text[start - 1] == "\n":
-            start -= 1  # last line of a page: take the break before it
-        if start < last_end:
-            start = last_end
+        before = text.rfind("\f", 0, start) + 1  # start of the page
+        if not text[before:start].strip():
+            # at the head of its page: take the whitespace after it, up to the next text
+            while end < len(text) and text[end] != "\f" and text[end].isspace():
+                end += 1
+        else:
+            # elsewhere (the foot of a page): take the whitespace before it
+            while start > last_end and text[start - 1] != "\f" and text[start - 1].isspace():
+                start -= 1
+        start = max(start, last_end)
         if start < end:
             edits.append(Edit(start, end, ""))
             last_end = end

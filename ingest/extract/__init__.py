@@ -1,0 +1,111 @@
+"""One interface: a file in, an :class:`Extraction` out.
+
+``extract(path)`` reads the file once, hashes it, recognises its format from magic bytes and runs
+the backend for it: pdfplumber (default) or pdfium for PDFs, a direct reader for plain text and
+Markdown, unstructured for HTML, DOCX, PPTX, ODT, EPUB and EML. Every failure is an
+:class:`ingest.errors.ExtractionError` whose message is one line naming the file and the reason.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+
+from ingest.errors import CorruptFile, ExtractionError, UnsupportedFormat
+from ingest.extract.files import (
+    MARKDOWN,
+    PDF,
+    TEXT,
+    UNSTRUCTURED_FORMATS,
+    Limits,
+    SourceFile,
+    read_source,
+    sha256_file,
+    sniff_format,
+)
+from ingest.extract.model import Box, Element, Extraction, Geometry, Line, Page, Problem
+
+#: Values of ``--extractor``. ``auto`` picks by format: pdfplumber for PDFs.
+EXTRACTORS = ("auto", "pdfplumber", "pdfium")
+
+__all__ = [
+    "EXTRACTORS",
+    "Box",
+    "Element",
+    "Extraction",
+    "Geometry",
+    "Limits",
+    "Line",
+    "Page",
+    "Problem",
+    "SourceFile",
+    "extract",
+    "extract_source",
+    "read_source",
+    "sha256_file",
+    "sniff_format",
+]
+
+
+def extract(
+    path: str | os.PathLike[str],
+    *,
+    extractor: str = "auto",
+    password: str | None = None,
+    limits: Limits = Limits(),
+    fallback: bool = True,
+) -> Extraction:
+    """Extract one file in this process. For batches, see :mod:`ingest.extract.isolate`."""
+    return extract_source(
+        read_source(path, limits=limits),
+        extractor=extractor,
+        password=password,
+        limits=limits,
+        fallback=fallback,
+    )
+
+
+def extract_source(
+    source: SourceFile,
+    *,
+    extractor: str = "auto",
+    password: str | None = None,
+    limits: Limits = Limits(),
+    fallback: bool = True,
+) -> Extraction:
+    """Run the backend for an already-read file.
+
+    ``extractor`` chooses the PDF backend (``auto`` and ``pdfplumber`` are the same); other formats
+    always use their own reader. With ``fallback`` (the default), a PDF that pdfminer cannot parse
+    is retried with pdfium, and the result carries a ``fallback`` problem saying so.
+    """
+    if extractor not in EXTRACTORS:
+        raise ValueError(f"extractor must be one of {', '.join(EXTRACTORS)}, not {extractor!r}")
+    fmt = source.format
+    if fmt == PDF:
+        from ingest.extract.pdf import extract_pdfium, extract_pdfplumber
+
+        if extractor == "pdfium":
+            return extract_pdfium(source, password=password, limits=limits)
+        try:
+            return extract_pdfplumber(source, password=password, limits=limits)
+        except CorruptFile as first:
+            if not fallback:
+                raise
+            try:
+                result = extract_pdfium(source, password=password, limits=limits)
+            except ExtractionError:
+                raise first from None
+            note = Problem("fallback", (), f"pdfplumber failed ({first.detail}); extracted with pdfium")
+            return dataclasses.replace(result, problems=(note, *result.problems))
+    if fmt in (TEXT, MARKDOWN):
+        from ingest.extract.text import extract_text
+
+        return extract_text(source)
+    if fmt in UNSTRUCTURED_FORMATS:
+        from ingest.extract.unstructured_backend import extract_unstructured
+
+        return extract_unstructured(source)
+    raise UnsupportedFormat(
+        source.path, f"unsupported format {fmt!r}"
+    )  # pragma: no cover - sniff_format rejects first

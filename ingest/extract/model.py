@@ -1,0 +1,189 @@
+"""What extraction produces: the raw source stream of one document version, tied to geometry.
+
+Conventions: offsets are code points into :attr:`Extraction.raw`, half-open; pages are 1-based;
+geometry is in PDF points with the origin at the top-left of the page (pdfplumber's convention).
+The raw stream holds page texts in reading order, lines separated by ``"\\n"`` (an empty line where
+the layout shows a paragraph gap) and pages separated by ``"\\f"``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from array import array
+from bisect import bisect_right
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from ingest.clean.furniture import Furniture, LineGeometry
+from ingest.offsets import Original
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    number: int
+    width: float
+    height: float
+    raw_start: int
+    raw_end: int
+    has_text: bool = True
+
+    def __repr__(self) -> str:
+        return f"<Page:{self.number}>"
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    """A highlight rectangle on one page."""
+
+    page: int
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+
+    def as_dict(self) -> dict[str, float | int]:
+        return {"page": self.page, "x0": self.x0, "top": self.top, "x1": self.x1, "bottom": self.bottom}
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of the raw stream with its geometry.
+
+    ``xs`` packs two float32 per code point of the line (left and right edge), so a 300-page
+    document needs a few MB of arrays, not a dict per character.
+    """
+
+    page: int
+    raw_start: int
+    raw_end: int
+    top: float
+    bottom: float
+    xs: array[float]
+
+    def __post_init__(self) -> None:
+        if len(self.xs) != 2 * (self.raw_end - self.raw_start):
+            raise ValueError(
+                f"Line [{self.raw_start}, {self.raw_end}) has {len(self.xs)} x edges, "
+                f"expected {2 * (self.raw_end - self.raw_start)}"
+            )
+
+    def box(self, raw_start: int, raw_end: int) -> Box:
+        """The rectangle of the characters ``[raw_start, raw_end)`` of this line (clipped to it)."""
+        a = max(raw_start, self.raw_start) - self.raw_start
+        b = min(raw_end, self.raw_end) - self.raw_start
+        return Box(self.page, float(self.xs[2 * a]), self.top, float(self.xs[2 * b - 1]), self.bottom)
+
+
+@dataclass(frozen=True, slots=True)
+class Element:
+    """A structural element from unstructured (kind as unstructured names it) and its raw span."""
+
+    kind: str
+    raw_start: int
+    raw_end: int
+    page: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something wrong with part of a document that did not stop its extraction."""
+
+    code: str  # e.g. "no_text_layer"
+    pages: tuple[int, ...]
+    message: str
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """One file's raw source stream, pages, lines and geometry, and its hashes."""
+
+    path: str
+    raw: str
+    pages: tuple[Page, ...]
+    lines: tuple[Line, ...]
+    content_sha256: str
+    extractor: str
+    extractor_version: str
+    media_type: str
+    file_size: int
+    elements: tuple[Element, ...] = ()
+    furniture: tuple[Furniture, ...] = ()  # furniture the format itself marked (unstructured)
+    problems: tuple[Problem, ...] = ()
+    text_sha256: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text_sha256", hashlib.sha256(self.raw.encode("utf-8")).hexdigest())
+        starts = [ln.raw_start for ln in self.lines]
+        if starts != sorted(starts):
+            raise ValueError("Extraction lines are not in raw-stream order")
+
+    def __repr__(self) -> str:
+        return f"<Extraction {self.path!r} pages={len(self.pages)} chars={len(self.raw)} by {self.extractor}>"
+
+    @property
+    def page_count(self) -> int:
+        return len(self.pages)
+
+    def geometry(self) -> Geometry:
+        return Geometry(self.lines)
+
+    def line_geometry(self) -> list[LineGeometry]:
+        """Per-line positions for the furniture transform."""
+        heights = {p.number: p.height for p in self.pages}
+        return [LineGeometry(ln.raw_start, ln.top, ln.bottom, heights.get(ln.page, 0.0)) for ln in self.lines]
+
+    def pages_of(self, span: Original) -> list[int]:
+        """Numbers of the pages a raw span touches."""
+        return pages_of(self.pages, span)
+
+
+def pages_of(pages: Sequence[Page], span: Original) -> list[int]:
+    """Numbers of the pages whose raw span overlaps ``span`` (or holds the empty span's point)."""
+    out = []
+    for p in pages:
+        if span.start == span.end:
+            if p.raw_start <= span.start <= p.raw_end:
+                return [p.number]
+        elif p.raw_start < span.end and span.start < p.raw_end:
+            out.append(p.number)
+    return out
+
+
+class Geometry:
+    """Resolve raw spans to highlight boxes: one rectangle per line fragment, clipped to the first and
+    last non-space character."""
+
+    def __init__(self, lines: Iterable[Line]) -> None:
+        self._lines = list(lines)
+        self._starts = [ln.raw_start for ln in self._lines]
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+    def boxes(self, spans: Original | Sequence[Original], raw: str | None = None) -> list[Box]:
+        """Rectangles covering raw ``spans``: one per line, from the first to the last covered
+        character of that line (so a quote whose source skips a removed page footer gets no box on
+        the footer). With ``raw`` given, spaces at either end of a line's piece are trimmed."""
+        if isinstance(spans, Original):
+            spans = [spans]
+        covered: dict[int, tuple[int, int]] = {}  # line index -> (first, end) covered raw offsets
+        for span in spans:
+            j = max(0, bisect_right(self._starts, span.start) - 1)
+            while j < len(self._lines) and self._lines[j].raw_start < span.end:
+                ln = self._lines[j]
+                a, b = max(span.start, ln.raw_start), min(span.end, ln.raw_end)
+                if a < b:
+                    lo, hi = covered.get(j, (a, b))
+                    covered[j] = (min(lo, a), max(hi, b))
+                j += 1
+        out: list[Box] = []
+        for j in sorted(covered):
+            a, b = covered[j]
+            if raw is not None:
+                while a < b and raw[a].isspace():
+                    a += 1
+                while b > a and raw[b - 1].isspace():
+                    b -= 1
+            if a < b:
+                out.append(self._lines[j].box(a, b))
+        return out

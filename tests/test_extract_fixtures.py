@@ -1,0 +1,193 @@
+"""Extraction against the generated fixtures' ground truth, for both PDF backends, and every kind of
+bad input as a one-line typed error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ingest.clean.characters import LIGATURES
+from ingest.clean.pipeline import clean
+from ingest.errors import CorruptFile, EmptyFile, Encrypted, FileMissing, FileUnreadable, NotAPdf, TooLarge
+from ingest.extract import Limits, extract
+from ingest.offsets import Normalized, Original
+from tests.conftest import PDF_FIXTURES, truth
+
+BACKENDS = ["pdfplumber", "pdfium"]
+TEXT_FIXTURES = ["policy_handbook", "policy_handbook_v2", "two_column_paper", "multilingual", "xss_document"]
+
+
+def find_line(raw: str, text: str, start: int) -> int:
+    """Offset of ``text`` as a whole line of ``raw`` at or after ``start``, or -1."""
+    at = raw.find(text, start)
+    while at >= 0:
+        end = at + len(text)
+        if (at == 0 or raw[at - 1] in "\n\f") and (end == len(raw) or raw[end] in "\n\f"):
+            return at
+        at = raw.find(text, at + 1)
+    return -1
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", TEXT_FIXTURES)
+def test_body_glyphs_in_reading_order_and_line_boxes_within_1pt(name: str, backend: str) -> None:
+    gt = truth(name)
+    ex = extract(PDF_FIXTURES / f"{name}.pdf", extractor=backend)
+    geometry = ex.geometry()
+    cursor = 0
+    checked = 0
+    for para in gt["paragraphs"]:
+        for line in para["lines"]:
+            text = line["text"]
+            if backend == "pdfium":  # pdfium hands out a ligature glyph as its letters
+                text = "".join(LIGATURES.get(ch, ch) for ch in text)
+            at = find_line(ex.raw, text, cursor)
+            assert at >= 0, f"{text!r} not found as a line in reading order after raw offset {cursor}"
+            cursor = at + len(text)
+            boxes = geometry.boxes(Original(at, cursor), ex.raw)
+            assert len(boxes) == 1, (text, boxes)
+            box = boxes[0]
+            assert box.page == line["page"]
+            for key in ("x0", "top", "x1", "bottom"):
+                assert getattr(box, key) == pytest.approx(line[key], abs=1.0), (line["text"], key)
+            assert ex.pages_of(Original(at, cursor)) == [line["page"]]
+            checked += 1
+    assert checked == sum(len(p["lines"]) for p in gt["paragraphs"]) > 0
+    # running headers and footers stay in the raw stream; removing them is a transform
+    for furniture in gt["furniture"]:
+        assert furniture["text"] in ex.raw
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", TEXT_FIXTURES)
+def test_cleaned_text_holds_every_logical_paragraph(name: str, backend: str) -> None:
+    gt = truth(name)
+    ex = extract(PDF_FIXTURES / f"{name}.pdf", extractor=backend)
+    cleaned = clean(ex.raw, geometry=ex.line_geometry())
+    for para in gt["paragraphs"]:
+        assert para["text"] in cleaned.text
+    for furniture in gt["furniture"]:
+        assert any(f.text == furniture["text"] and f.page == furniture["page"] for f in cleaned.furniture)
+    decisions = {(h.left, h.right): h for h in cleaned.hyphenations}
+    for expected in gt["hyphenation"]:
+        h = decisions[(expected["left"], expected["right"])]
+        assert h.left + ("" if h.joined else "-") + h.right == expected["expected"], h.reason
+        assert ex.raw[h.raw_start] == "-"
+
+
+def test_sentence_across_a_page_break_maps_to_both_pages() -> None:
+    gt = truth("policy_handbook")
+    para = gt["paragraphs"][gt["page_crossing_paragraph"]]
+    ex = extract(PDF_FIXTURES / "policy_handbook.pdf")
+    cleaned = clean(ex.raw, geometry=ex.line_geometry())
+    start = cleaned.text.index(para["text"])
+    span = cleaned.map.to_original(Normalized(start, start + len(para["text"])))
+    pages = sorted({line["page"] for line in para["lines"]})
+    assert ex.pages_of(span) == pages == [2, 3]
+    # the raw span runs over page 2's footer and page 3's header; the quote's boxes do not
+    assert "Page 2 of 4" in ex.raw[span.start : span.end]
+    sources = cleaned.map.source_spans(Normalized(start, start + len(para["text"])))
+    boxes = ex.geometry().boxes(sources, ex.raw)
+    assert [b.page for b in boxes] == [line["page"] for line in para["lines"]]
+    for box, line in zip(boxes, para["lines"], strict=True):
+        assert (box.x0, box.top, box.x1, box.bottom) == pytest.approx(
+            (line["x0"], line["top"], line["x1"], line["bottom"]), abs=1.0
+        )
+
+
+def test_ligatures_stay_in_the_raw_stream() -> None:
+    ex = extract(PDF_FIXTURES / "policy_handbook.pdf")
+    assert "ﬁ" in ex.raw
+    assert "ﬁ" not in clean(ex.raw).text
+
+
+def test_image_only_page_is_reported_and_the_page_kept() -> None:
+    gt = truth("scanned_page")
+    ex = extract(PDF_FIXTURES / "scanned_page.pdf")
+    assert [p.number for p in ex.pages] == [1, 2]
+    assert [p.has_text for p in ex.pages] == [True, False]
+    (problem,) = [p for p in ex.problems if p.code == "no_text_layer"]
+    assert problem.pages == tuple(gt["image_only_pages"])
+    assert problem.message == "no text layer on page 2"
+
+
+def test_hashes_and_extractor_are_recorded() -> None:
+    import hashlib
+
+    path = PDF_FIXTURES / "multilingual.pdf"
+    ex = extract(path)
+    assert ex.content_sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
+    assert ex.text_sha256 == hashlib.sha256(ex.raw.encode()).hexdigest()
+    assert ex.extractor == "pdfplumber"
+    assert ex.extractor_version
+    assert extract(path, extractor="pdfium").extractor == "pdfium"
+    assert repr(ex.pages[0]) == "<Page:1>"
+
+
+# ----------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_encrypted_needs_the_password(backend: str) -> None:
+    path = PDF_FIXTURES / "encrypted_userpw.pdf"
+    with pytest.raises(Encrypted) as err:
+        extract(path, extractor=backend)
+    assert str(err.value) == f"{path}: encrypted; the password is missing or wrong (use --password)"
+    with pytest.raises(Encrypted):
+        extract(path, extractor=backend, password="wrong-password")
+    password = truth("encrypted_userpw")["encryption"]["user_password"]
+    ex = extract(path, extractor=backend, password=password)
+    assert truth("encrypted_userpw")["paragraphs"][0]["lines"][0]["text"] in ex.raw
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_empty_user_password_opens_without_one(backend: str) -> None:
+    ex = extract(PDF_FIXTURES / "encrypted_ownerpw_only.pdf", extractor=backend)
+    assert truth("encrypted_ownerpw_only")["paragraphs"][0]["lines"][0]["text"] in ex.raw
+
+
+@pytest.mark.parametrize(
+    ("name", "error", "message"),
+    [
+        ("empty.pdf", EmptyFile, "file is empty (0 bytes)"),
+        ("not_a_pdf.pdf", NotAPdf, "not a PDF (no %PDF- header; the file holds text)"),
+        ("truncated.pdf", CorruptFile, "corrupt PDF"),
+        ("does_not_exist.pdf", FileMissing, "no such file"),
+    ],
+)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_bad_files_give_one_line_errors(
+    name: str, error: type[Exception], message: str, backend: str
+) -> None:
+    path = PDF_FIXTURES / name
+    with pytest.raises(error) as err:
+        extract(path, extractor=backend)
+    text = str(err.value)
+    assert text.startswith(f"{path}: {message}")
+    assert "\n" not in text
+
+
+def test_directory_and_unreadable_file(tmp_path: Path) -> None:
+    with pytest.raises(FileUnreadable, match="is a directory"):
+        extract(tmp_path)
+    # a file that opens but cannot be read (permissions do not stop root, which runs CI)
+    unreadable = Path("/proc/self/mem")
+    if not unreadable.exists():
+        pytest.skip("needs Linux /proc")
+    with pytest.raises(FileUnreadable, match=r"^/proc/self/mem: cannot read file \("):
+        extract(unreadable)
+
+
+@pytest.mark.parametrize(
+    ("limits", "message"),
+    [
+        (Limits(max_file_bytes=1000), "bytes, above the limit of 1,000"),
+        (Limits(max_pages=3), "4 pages, above the limit of 3"),
+        (Limits(max_page_side=500.0), "page 1 measures 612 x 792 pt"),
+    ],
+)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_absurd_sizes_are_refused(limits: Limits, message: str, backend: str) -> None:
+    with pytest.raises(TooLarge, match=message):
+        extract(PDF_FIXTURES / "policy_handbook.pdf", extractor=backend, limits=limits)
