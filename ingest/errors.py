@@ -38,6 +38,10 @@ class ExtractionError(IngestError):
         self.detail = detail
         super().__init__(f"{path}: {detail}")
 
+    def __reduce__(self) -> tuple[type[ExtractionError], tuple[str, str]]:
+        # errors cross process boundaries (worker pools, Dask): rebuild from both fields
+        return (type(self), (self.path, self.detail))
+
 
 class FileMissing(ExtractionError):
     reason = "missing"
