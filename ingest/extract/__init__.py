@@ -55,7 +55,7 @@ def extract(
     limits: Limits = Limits(),
     fallback: bool = True,
 ) -> Extraction:
-    """Extract one file in this process. For batches, see :mod:`ingest.extract.isolate`."""
+    """Extract one file in this process. For batches, see :mod:`ingest.isolate`."""
     return extract_source(
         read_source(path, limits=limits),
         extractor=extractor,
@@ -106,6 +106,4 @@ def extract_source(
         from ingest.extract.unstructured_backend import extract_unstructured
 
         return extract_unstructured(source)
-    raise UnsupportedFormat(
-        source.path, f"unsupported format {fmt!r}"
-    )  # pragma: no cover - sniff_format rejects first
+    raise UnsupportedFormat(source.path, f"unsupported format {fmt!r}")  # pragma: no cover - sniff_format rejects first

@@ -5,11 +5,21 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ingest.errors import EmptyFile, FileMissing, FileUnreadable, NotAPdf, TooLarge, UnsupportedFormat
+from ingest.errors import (
+    CorruptFile,
+    EmptyFile,
+    Encrypted,
+    FileMissing,
+    FileUnreadable,
+    NotAPdf,
+    TooLarge,
+    UnsupportedFormat,
+)
 
 #: Formats citeline reads, by the name used in ``--extractor auto`` decisions and in the store.
 PDF, TEXT, MARKDOWN, HTML, DOCX, PPTX, ODT, EPUB, EML = (
@@ -45,7 +55,7 @@ class Limits:
     max_pages: int = 20_000
     #: PDF's own limit on a page side without UserUnit (200 inches); anything larger is absurd
     max_page_side: float = 14_400.0
-    #: seconds one document may take; enforced by the isolated runner (see ``ingest.extract.isolate``)
+    #: seconds one document may take; enforced by the isolated runner (see ``ingest.isolate``)
     timeout: float = 300.0
 
 
@@ -94,28 +104,61 @@ def read_source(path: str | os.PathLike[str], *, limits: Limits = Limits()) -> S
 
 
 def sniff_format(path: str, data: bytes) -> str:
-    """The format from magic bytes first, the extension only to tell text flavours apart."""
+    """The format from magic bytes and content first; the extension only tells text flavours apart.
+
+    A DOCX named ``.txt`` is still a DOCX, an HTML page without an extension is HTML and a message
+    without one is email. Raises :class:`UnsupportedFormat` (or :class:`CorruptFile` for a damaged
+    container, :class:`Encrypted` for a password-protected Office file) for what citeline cannot read.
+    """
     head = data[:2048]
     if b"%PDF-" in head[:1024]:
         return PDF
     ext = Path(path).suffix.lower()
-    if head.startswith(b"PK\x03\x04"):
+    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
         return _zip_format(path, data)
-    if head.startswith(b"\xd0\xcf\x11\xe0"):
+    if head.startswith(_OLE_MAGIC):
+        if _ENCRYPTED_PACKAGE in data:
+            raise Encrypted(path, "password-protected Office file (encrypted OOXML package)")
         raise UnsupportedFormat(path, "legacy Office (OLE) file; convert it to DOCX/PPTX first")
+    if head.startswith(b"{\\rtf"):
+        raise UnsupportedFormat(path, "RTF is not supported; convert it to DOCX first")
     text = _as_text(head)
     if text is None:
         raise UnsupportedFormat(path, "unrecognised binary format")
-    lowered = text.lstrip("\ufeff \t\r\n").lower()
-    if ext in (".html", ".htm", ".xhtml") or lowered.startswith(("<!doctype html", "<html")):
+    html = _looks_like_html(text)
+    # a text file named as a binary format is a wrong download or a renamed file, not that format
+    holds = "HTML" if html else "text"
+    if ext == ".pdf":
+        raise NotAPdf(path, f"not a PDF (no %PDF- header; the file holds {holds})")
+    if ext in _CONTAINER_EXTENSIONS:
+        name = _CONTAINER_EXTENSIONS[ext]
+        raise UnsupportedFormat(path, f"not a {name} file (no zip container; the file holds {holds})")
+    if html or ext in _HTML_EXTENSIONS:
         return HTML
     if ext == ".eml" or _looks_like_email(text):
         return EML
-    if ext in (".md", ".markdown", ".mdown", ".mkd"):
+    if ext in _MARKDOWN_EXTENSIONS:
         return MARKDOWN
-    if ext == ".pdf":
-        raise NotAPdf(path, "not a PDF (no %PDF- header; the file holds text)")
     return TEXT
+
+
+_OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+#: The stream name an encrypted OOXML file (a DOCX/PPTX/XLSX with a password) keeps in its OLE directory.
+_ENCRYPTED_PACKAGE = "EncryptedPackage".encode("utf-16-le")
+_HTML_EXTENSIONS = frozenset({".html", ".htm", ".xhtml", ".xht"})
+_MARKDOWN_EXTENSIONS = frozenset({".md", ".markdown", ".mdown", ".mkd", ".mkdn"})
+_CONTAINER_EXTENSIONS = {".docx": "DOCX", ".pptx": "PPTX", ".odt": "ODT", ".epub": "EPUB"}
+#: What may precede the first tag of an HTML page: an XML declaration, comments, white space.
+_HTML_PROLOG = re.compile(r"\A(?:\s+|<\?xml[^>]*>|<!--.*?-->)*", re.DOTALL)
+_HTML_START = re.compile(r"<(?:!doctype\s+html|html|head|body)[\s>/]", re.IGNORECASE)
+
+
+def _looks_like_html(text: str) -> bool:
+    rest = text.lstrip("\ufeff")
+    prolog = _HTML_PROLOG.match(rest)
+    if prolog:
+        rest = rest[prolog.end() :]
+    return _HTML_START.match(rest) is not None
 
 
 def _as_text(head: bytes) -> str | None:
@@ -132,9 +175,20 @@ def _as_text(head: bytes) -> str | None:
 
 
 def _looks_like_email(text: str) -> bool:
-    first = text.splitlines()[:30]
+    first = text.lstrip("\ufeff").splitlines()[:30]
     headers = {ln.split(":", 1)[0].strip().lower() for ln in first if ":" in ln and not ln.startswith(" ")}
     return len(headers & {"from", "to", "subject", "date", "mime-version", "message-id", "received"}) >= 3
+
+
+#: Content types of the main part of the OOXML formats (from ``[Content_Types].xml``).
+_WORD_MAIN = b"wordprocessingml.document.main+xml"
+_SLIDES_MAIN = b"presentationml.presentation.main+xml"
+_SHEET_MAIN = b"spreadsheetml.sheet.main+xml"
+_OPENDOCUMENT_NAMES = {
+    "application/vnd.oasis.opendocument.spreadsheet": "OpenDocument spreadsheets (ODS)",
+    "application/vnd.oasis.opendocument.presentation": "OpenDocument presentations (ODP)",
+    "application/vnd.oasis.opendocument.graphics": "OpenDocument drawings (ODG)",
+}
 
 
 def _zip_format(path: str, data: bytes) -> str:
@@ -142,18 +196,49 @@ def _zip_format(path: str, data: bytes) -> str:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
             names = set(zf.namelist())
             if "mimetype" in names:
-                mt = zf.read("mimetype").decode("ascii", "replace").strip()
+                with zf.open("mimetype") as fh:
+                    mt = fh.read(200).decode("ascii", "replace").strip()
                 if mt == "application/epub+zip":
                     return EPUB
                 if mt == "application/vnd.oasis.opendocument.text":
                     return ODT
-                raise UnsupportedFormat(path, f"unsupported OpenDocument/zip type {mt!r}")
+                what = _OPENDOCUMENT_NAMES.get(mt, f"zip type {mt[:60]!r}")
+                raise UnsupportedFormat(path, f"{what} not supported")
             if "word/document.xml" in names:
                 return DOCX
             if "ppt/presentation.xml" in names:
                 return PPTX
             if "xl/workbook.xml" in names:
                 raise UnsupportedFormat(path, "spreadsheets (XLSX) are not supported")
+            if "[Content_Types].xml" in names:
+                with zf.open("[Content_Types].xml") as fh:
+                    types = fh.read(1 << 20)
+                if _WORD_MAIN in types:
+                    return DOCX
+                if _SLIDES_MAIN in types:
+                    return PPTX
+                if _SHEET_MAIN in types:
+                    raise UnsupportedFormat(path, "spreadsheets (XLSX) are not supported")
     except zipfile.BadZipFile:
-        raise UnsupportedFormat(path, "damaged zip container") from None
+        guess = _guess_damaged_zip(data)
+        if guess:
+            raise CorruptFile(path, f"damaged {guess} file (its zip container is truncated or corrupt)") from None
+        raise CorruptFile(path, "damaged zip container (truncated or corrupt)") from None
+    except (zipfile.LargeZipFile, NotImplementedError, OSError, EOFError) as exc:
+        raise CorruptFile(path, f"unreadable zip container ({type(exc).__name__})") from None
     raise UnsupportedFormat(path, "zip archive that is not DOCX, PPTX, ODT or EPUB")
+
+
+def _guess_damaged_zip(data: bytes) -> str | None:
+    """Which format a zip that cannot be opened was meant to be, from the member names and the
+    uncompressed ``mimetype`` member in its local headers (they survive truncation)."""
+    head = data[: 1 << 16]
+    if b"mimetypeapplication/epub+zip" in head:
+        return "EPUB"
+    if b"mimetypeapplication/vnd.oasis.opendocument.text" in head:
+        return "ODT"
+    if b"word/document.xml" in data:
+        return "DOCX"
+    if b"ppt/presentation.xml" in data or b"ppt/slides/" in data:
+        return "PPTX"
+    return None

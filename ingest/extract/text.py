@@ -1,8 +1,11 @@
 """Plain text and Markdown, read directly: raw offsets are the file's own character offsets.
 
-The file is decoded as UTF-8 (a byte-order mark stays in the stream as U+FEFF, which the space
-transform drops); line endings are kept as they are. A form feed in the file is a page break, as in
-the PDF stream. Files that are not valid UTF-8 are decoded as Windows-1252 and flagged.
+``Extraction.raw`` is exactly the decoded file, character for character: a UTF-8 byte-order mark
+stays in the stream as U+FEFF (which the space transform drops) and line endings are kept as they
+are (``"\\r\\n"`` stays two characters), so ``raw == path.read_text(encoding="utf-8", newline="")``.
+A file with a UTF-16 byte-order mark is decoded as UTF-16 (the codec consumes the mark). A form feed
+in the file is a page break, as in the PDF stream. Files that are not valid UTF-8 are decoded as
+Windows-1252 and flagged with a ``not_utf8`` problem.
 """
 
 from __future__ import annotations
@@ -11,15 +14,23 @@ from ingest.extract.files import MARKDOWN, MEDIA_TYPES, SourceFile
 from ingest.extract.model import Extraction, Page, Problem
 
 
-def extract_text(source: SourceFile) -> Extraction:
-    problems: list[Problem] = []
+def decode_text(data: bytes) -> tuple[str, list[Problem]]:
+    """The characters of a text file and any problem met decoding it."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16"), []
+        except UnicodeDecodeError as exc:
+            text = data.decode("utf-16", errors="replace")
+            return text, [Problem("bad_encoding", (), f"invalid UTF-16 at byte {exc.start}; replaced")]
     try:
-        raw = source.data.decode("utf-8")
+        return data.decode("utf-8"), []
     except UnicodeDecodeError as exc:
-        raw = source.data.decode("cp1252", errors="replace")
-        problems.append(
-            Problem("not_utf8", (), f"not valid UTF-8 at byte {exc.start}; decoded as Windows-1252")
-        )
+        text = data.decode("cp1252", errors="replace")
+        return text, [Problem("not_utf8", (), f"not valid UTF-8 at byte {exc.start}; decoded as Windows-1252")]
+
+
+def extract_text(source: SourceFile) -> Extraction:
+    raw, problems = decode_text(source.data)
     pages = []
     pos = 0
     for number, chunk in enumerate(raw.split("\f"), start=1):
