@@ -124,13 +124,9 @@ class OffsetMap:
             if n_end <= n_start:
                 raise MapError(f"Run [{n_start}, {n_end}) is empty or reversed")
             if o_end <= o_start:
-                raise MapError(
-                    f"Run [{n_start}, {n_end}) has an empty or reversed source [{o_start}, {o_end})"
-                )
+                raise MapError(f"Run [{n_start}, {n_end}) has an empty or reversed source [{o_start}, {o_end})")
             if k == ALIGNED and o_end - o_start != n_end - n_start:
-                raise MapError(
-                    f"Aligned run [{n_start}, {n_end}) has source [{o_start}, {o_end}) of another length"
-                )
+                raise MapError(f"Aligned run [{n_start}, {n_end}) has source [{o_start}, {o_end}) of another length")
             if k not in (ALIGNED, BLOCK):
                 raise MapError(f"Run kind {k!r} is neither ALIGNED nor BLOCK")
             if a0 and (o_start < a0[-1] or o_end < a1[-1]):
@@ -197,6 +193,10 @@ class OffsetMap:
             and self._orig_start == other._orig_start
             and self._orig_end == other._orig_end
         )
+
+    def __reduce__(self) -> tuple[object, tuple[bytes]]:
+        # pickled as its compact blob (maps travel to and from worker processes)
+        return (OffsetMap.from_bytes, (self.to_bytes(),))
 
     def __hash__(self) -> int:
         return hash((bytes(self._nb), bytes(self._a0), self._kind, self._orig_start, self._orig_end))
@@ -425,9 +425,7 @@ class OffsetMap:
         """A readable form: ``{"original": [start, end], "runs": [[n0, n1, a0, a1, "aligned"], ...]}``."""
         return {
             "original": [self._orig_start, self._orig_end],
-            "runs": [
-                [r.norm_start, r.norm_end, r.orig_start, r.orig_end, _KIND_NAMES[r.kind]] for r in self.runs()
-            ],
+            "runs": [[r.norm_start, r.norm_end, r.orig_start, r.orig_end, _KIND_NAMES[r.kind]] for r in self.runs()],
         }
 
 
@@ -452,9 +450,7 @@ def apply_edits(text: str, edits: Sequence[Edit], *, orig_start: int = 0) -> tup
     out = 0  # in output
     for ed in edits:
         if ed.start < pos:
-            raise EditError(
-                f"Edit [{ed.start}, {ed.end}) overlaps or precedes the previous edit (ends at {pos})"
-            )
+            raise EditError(f"Edit [{ed.start}, {ed.end}) overlaps or precedes the previous edit (ends at {pos})")
         if ed.end < ed.start or ed.end > len(text):
             raise EditError(f"Edit [{ed.start}, {ed.end}) is outside the text [0, {len(text)}) or reversed")
         if ed.start == ed.end:

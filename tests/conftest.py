@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import json
 import os
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,3 +41,39 @@ def corpus_manifest() -> list[dict[str, str]]:
 def corpus() -> Path:
     corpus_manifest()
     return CORPUS
+
+
+PG_URL = os.environ.get("CITELINE_TEST_PG_URL")
+
+
+def _pg_schema_url(schema: str) -> str:
+    assert PG_URL is not None
+    sep = "&" if "?" in PG_URL else "?"
+    return f"{PG_URL}{sep}options=-csearch_path%3D{schema}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database: a SQLite file, or a private schema on the test PostgreSQL server."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'citeline.db'}"
+        return
+    if not PG_URL:
+        pytest.skip("set CITELINE_TEST_PG_URL to run PostgreSQL tests")
+    from sqlalchemy import create_engine, text
+
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(PG_URL)
+    with admin.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    try:
+        yield _pg_schema_url(schema)
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'citeline.db'}"

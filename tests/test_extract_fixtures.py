@@ -157,9 +157,7 @@ def test_empty_user_password_opens_without_one(backend: str) -> None:
     ],
 )
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_bad_files_give_one_line_errors(
-    name: str, error: type[Exception], message: str, backend: str
-) -> None:
+def test_bad_files_give_one_line_errors(name: str, error: type[Exception], message: str, backend: str) -> None:
     path = PDF_FIXTURES / name
     with pytest.raises(error) as err:
         extract(path, extractor=backend)

@@ -31,9 +31,7 @@ HYPHEN_KEEPING_PREFIXES = frozenset({"self", "ex", "all", "well", "quasi", "cros
 
 _WORD = r"[^\W\d_](?:[^\W_]|['’])*"
 # fragment, hyphen, optional spaces, one line or page break, optional spaces, continuation
-_SPLIT = re.compile(
-    r"(?<![^\W_])(?P<left>[^\W_]+)(?P<hyphen>[-\u2010])[ \t]*(?:\r\n|[\n\r\f])[ \t]*(?P<right>[^\W_]+)"
-)
+_SPLIT = re.compile(r"(?<![^\W_])(?P<left>[^\W_]+)(?P<hyphen>[-\u2010])[ \t]*(?:\r\n|[\n\r\f])[ \t]*(?P<right>[^\W_]+)")
 _COMPOUND = re.compile(rf"(?<![\w-])({_WORD}(?:[-\u2010]{_WORD})+)")
 _TOKEN = re.compile(_WORD)
 

@@ -73,9 +73,7 @@ def assemble(
                 parts.append(sep)
                 pos += len(sep)
             parts.append(ln.text)
-            lines.append(
-                Line(pg.number, pos, pos + len(ln.text), round(ln.top, 3), round(ln.bottom, 3), ln.xs)
-            )
+            lines.append(Line(pg.number, pos, pos + len(ln.text), round(ln.top, 3), round(ln.bottom, 3), ln.xs))
             pos += len(ln.text)
         glyphs = sum(1 for t in pg.texts if t.strip())
         if not glyphs:
@@ -85,9 +83,7 @@ def assemble(
         page_records.append(Page(pg.number, pg.width, pg.height, page_start, pos, has_text=bool(glyphs)))
     found = list(problems)
     if empty_pages:
-        found.append(
-            Problem("no_text_layer", tuple(empty_pages), f"no text layer on {_pages_label(empty_pages)}")
-        )
+        found.append(Problem("no_text_layer", tuple(empty_pages), f"no text layer on {_pages_label(empty_pages)}"))
     if unmapped_pages:
         found.append(
             Problem(
@@ -140,9 +136,7 @@ def _pdfminer_error(path: str, exc: BaseException) -> ExtractionError:
     return CorruptFile(path, f"corrupt PDF ({detail})")
 
 
-def extract_pdfplumber(
-    source: SourceFile, *, password: str | None = None, limits: Limits = Limits()
-) -> Extraction:
+def extract_pdfplumber(source: SourceFile, *, password: str | None = None, limits: Limits = Limits()) -> Extraction:
     import pdfplumber
     from pdfplumber.utils.exceptions import PdfminerException
 
@@ -168,9 +162,7 @@ def extract_pdfplumber(
     try:
         with pdfplumber.open(io.BytesIO(source.data), password=password or "") as pdf:
             _check_page_count(source, len(pdf.pages), limits)
-            return assemble(
-                source, pages(pdf), extractor="pdfplumber", version=pdfplumber.__version__, limits=limits
-            )
+            return assemble(source, pages(pdf), extractor="pdfplumber", version=pdfplumber.__version__, limits=limits)
     except ExtractionError:
         raise
     except PdfminerException as exc:
@@ -192,9 +184,7 @@ def _pdfium_error(path: str, exc: BaseException) -> ExtractionError:
     return CorruptFile(path, f"corrupt PDF ({detail.strip() or type(exc).__name__})")
 
 
-def extract_pdfium(
-    source: SourceFile, *, password: str | None = None, limits: Limits = Limits()
-) -> Extraction:
+def extract_pdfium(source: SourceFile, *, password: str | None = None, limits: Limits = Limits()) -> Extraction:
     import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_c
 

@@ -1,0 +1,171 @@
+"""One document, start to finish, without a database: extract, clean, chunk.
+
+:func:`process_file` is what an ingest worker runs (in a separate process); its result is a plain,
+picklable value the store writes in one transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ingest.chunker import DEFAULT_OVERLAP, DEFAULT_TARGET, chunk
+from ingest.clean.pipeline import CleanSettings, RawFurniture, RawHyphenation, clean, settings_fingerprint
+from ingest.extract import Extraction, Limits, SourceFile, extract_source, read_source
+from ingest.extract.model import pages_of
+from ingest.offsets import OffsetMap
+
+
+@dataclass(frozen=True, slots=True)
+class PipelineSettings:
+    """Everything that changes what a file turns into. Its fingerprint is stored with each version;
+    a file whose fingerprint differs is re-processed only when asked (``--reprocess``)."""
+
+    extractor: str = "auto"
+    clean: CleanSettings = field(default_factory=CleanSettings)
+    chunk_target: int = DEFAULT_TARGET
+    chunk_overlap: int = DEFAULT_OVERLAP
+    chunk_unit: Literal["chars", "tokens"] = "chars"
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "extractor": self.extractor,
+            "clean": self.clean.as_dict(),
+            "chunk": {"target": self.chunk_target, "overlap": self.chunk_overlap, "unit": self.chunk_unit},
+        }
+
+    def fingerprint(self) -> str:
+        return settings_fingerprint(self.as_dict())
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkRecord:
+    """A chunk ready to store: text, hashes, cleaned span, absolute raw span, pages and its map."""
+
+    chunk_id: str
+    ordinal: int
+    text: str
+    text_sha256: str
+    clean_start: int
+    clean_end: int
+    raw_start: int
+    raw_end: int
+    page_start: int | None
+    page_end: int | None
+    map: OffsetMap
+
+
+@dataclass(frozen=True)
+class ProcessedDocument:
+    """What a worker hands back for one file."""
+
+    uri: str
+    path: str
+    extraction: Extraction
+    furniture: tuple[RawFurniture, ...]
+    hyphenations: tuple[RawHyphenation, ...]
+    chunks: tuple[ChunkRecord, ...]
+    settings_hash: str
+    seconds: dict[str, float]
+
+    @property
+    def page_count(self) -> int:
+        return self.extraction.page_count
+
+
+def chunk_id(uri: str, content_sha256: str, settings_hash: str, clean_start: int, clean_end: int) -> str:
+    """A stable chunk id: the same file, settings and span give the same id on every machine."""
+    key = f"{uri}\x00{content_sha256}\x00{settings_hash}\x00{clean_start}:{clean_end}".encode()
+    return "ck_" + hashlib.sha256(key).hexdigest()[:20]
+
+
+def process_source(
+    source: SourceFile,
+    uri: str,
+    settings: PipelineSettings = PipelineSettings(),
+    *,
+    password: str | None = None,
+    limits: Limits = Limits(),
+) -> ProcessedDocument:
+    t0 = time.perf_counter()
+    extraction = extract_source(source, extractor=settings.extractor, password=password, limits=limits)
+    t1 = time.perf_counter()
+    cleaned = clean(
+        extraction.raw,
+        geometry=extraction.line_geometry() if extraction.lines else None,
+        known_furniture=extraction.furniture,
+        settings=settings.clean,
+    )
+    t2 = time.perf_counter()
+    settings_hash = settings.fingerprint()
+    drafts = chunk(
+        cleaned.text,
+        cleaned.map,
+        target=settings.chunk_target,
+        overlap=settings.chunk_overlap,
+        unit=settings.chunk_unit,
+    )
+    records = []
+    for d in drafts:
+        pages = pages_of(extraction.pages, d.raw)
+        records.append(
+            ChunkRecord(
+                chunk_id=chunk_id(uri, extraction.content_sha256, settings_hash, d.clean.start, d.clean.end),
+                ordinal=d.ordinal,
+                text=d.text,
+                text_sha256=hashlib.sha256(d.text.encode("utf-8")).hexdigest(),
+                clean_start=d.clean.start,
+                clean_end=d.clean.end,
+                raw_start=d.raw.start,
+                raw_end=d.raw.end,
+                page_start=pages[0] if pages else None,
+                page_end=pages[-1] if pages else None,
+                map=d.map,
+            )
+        )
+    t3 = time.perf_counter()
+    return ProcessedDocument(
+        uri=uri,
+        path=source.path,
+        extraction=extraction,
+        furniture=cleaned.furniture,
+        hyphenations=cleaned.hyphenations,
+        chunks=tuple(records),
+        settings_hash=settings_hash,
+        seconds={"extract": t1 - t0, "clean": t2 - t1, "chunk": t3 - t2},
+    )
+
+
+def process_file(
+    path: str | os.PathLike[str],
+    uri: str,
+    settings: PipelineSettings = PipelineSettings(),
+    *,
+    password: str | None = None,
+    limits: Limits = Limits(),
+) -> ProcessedDocument:
+    """Read, extract, clean and chunk one file. Raises :class:`ingest.errors.ExtractionError`."""
+    t0 = time.perf_counter()
+    source = read_source(path, limits=limits)
+    result = process_source(source, uri, settings, password=password, limits=limits)
+    result.seconds["read"] = time.perf_counter() - t0 - sum(result.seconds.values())
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class FileTask:
+    """One unit of work for an ingest worker (picklable)."""
+
+    path: str
+    uri: str
+    settings: PipelineSettings
+    password: str | None = None
+    limits: Limits = field(default_factory=Limits)
+
+
+def run_task(task: FileTask) -> ProcessedDocument:
+    """Worker entry point: :func:`process_file` for one :class:`FileTask`."""
+    return process_file(task.path, task.uri, task.settings, password=task.password, limits=task.limits)

@@ -1,0 +1,323 @@
+"""Batch ingestion of whole corpora: discover, hash, skip unchanged, process in isolated workers,
+write each version in one transaction, record every outcome.
+
+SQLite has one writer, so workers only extract, clean and chunk; this process writes, one
+transaction per document version. A crash or Ctrl-C therefore never leaves half a version, and a
+rerun resumes where the last one stopped (finished files are skipped by hash).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ingest.errors import ExtractionError, ExtractorCrashed, TimedOut
+from ingest.extract.files import Limits, sha256_file
+from ingest.isolate import IsolatedPool, TaskTimeout, WorkerDied
+from ingest.pipeline import FileTask, PipelineSettings, ProcessedDocument, run_task
+from store.store import Store
+
+#: Extensions ingested when no ``--glob`` is given (case-insensitive).
+DEFAULT_EXTENSIONS = (
+    ".pdf",
+    ".txt",
+    ".md",
+    ".markdown",
+    ".html",
+    ".htm",
+    ".docx",
+    ".pptx",
+    ".odt",
+    ".epub",
+    ".eml",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class IngestOptions:
+    settings: PipelineSettings = field(default_factory=PipelineSettings)
+    workers: int | None = None  # default: number of CPUs
+    globs: tuple[str, ...] = ()
+    password: str | None = None
+    reprocess: bool = False
+    limits: Limits = field(default_factory=Limits)
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRef:
+    path: str  # as found on disk
+    uri: str  # stable identity: path relative to the root given on the command line
+
+
+@dataclass(frozen=True, slots=True)
+class FileOutcome:
+    path: str
+    uri: str
+    status: str  # added, updated, skipped, failed
+    reason: str | None = None
+    message: str | None = None
+    version_no: int | None = None
+    version_id: int | None = None
+    pages: int = 0
+    chunks: int = 0
+    seconds: float = 0.0
+
+    def as_row(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "uri": self.uri,
+            "status": self.status,
+            "reason": self.reason,
+            "message": self.message,
+            "version_id": self.version_id,
+            "pages": self.pages,
+            "chunks": self.chunks,
+            "seconds": round(self.seconds, 4),
+        }
+
+
+@dataclass
+class IngestSummary:
+    run_id: int
+    total: int
+    outcomes: list[FileOutcome] = field(default_factory=list)
+    seconds: float = 0.0
+    interrupted: bool = False
+
+    def count(self, status: str) -> int:
+        return sum(1 for o in self.outcomes if o.status == status)
+
+    @property
+    def pages(self) -> int:
+        return sum(o.pages for o in self.outcomes if o.status in ("added", "updated"))
+
+    @property
+    def chunks(self) -> int:
+        return sum(o.chunks for o in self.outcomes if o.status in ("added", "updated"))
+
+    def counts(self) -> dict[str, int]:
+        return {
+            "added": self.count("added"),
+            "updated": self.count("updated"),
+            "skipped": self.count("skipped"),
+            "failed": self.count("failed"),
+            "pages": self.pages,
+            "chunks": self.chunks,
+        }
+
+
+ProgressCallback = Callable[[FileOutcome, int, int], None]  # (outcome, done, total)
+
+
+class DiscoveryError(ValueError):
+    """A path given on the command line does not exist."""
+
+
+def discover(paths: Sequence[str | os.PathLike[str]], globs: Sequence[str] = ()) -> list[SourceRef]:
+    """Files under ``paths`` (recursively, sorted, hidden files skipped). A file's URI is its path
+    relative to the root it was found under (a file given directly: its name)."""
+    refs: list[SourceRef] = []
+    seen: set[str] = set()
+    for root in paths:
+        root_path = Path(root)
+        if not root_path.exists():
+            raise DiscoveryError(f"Path {str(root)!r} does not exist")
+        if root_path.is_file():
+            candidates: Iterable[tuple[Path, str]] = [(root_path, root_path.name)]
+        else:
+            candidates = ((p, p.relative_to(root_path).as_posix()) for p in _walk(root_path))
+        for file_path, uri in candidates:
+            if root_path.is_dir() and not _wanted(file_path.name, globs):
+                continue
+            key = os.path.realpath(file_path)
+            if key in seen:
+                continue
+            seen.add(key)
+            refs.append(SourceRef(str(file_path), uri))
+    return refs
+
+
+def _walk(root: Path) -> Iterator[Path]:
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for name in sorted(filenames):
+            if not name.startswith("."):
+                yield Path(dirpath) / name
+
+
+def _wanted(name: str, globs: Sequence[str]) -> bool:
+    if globs:
+        return any(fnmatch.fnmatch(name, g) for g in globs)
+    return name.lower().endswith(DEFAULT_EXTENSIONS)
+
+
+def ingest(
+    store: Store,
+    paths: Sequence[str | os.PathLike[str]],
+    options: IngestOptions = IngestOptions(),
+    *,
+    progress: ProgressCallback | None = None,
+) -> IngestSummary:
+    """Ingest every file under ``paths`` into ``store``; see the module docstring."""
+    started = time.perf_counter()
+    refs = discover(paths, options.globs)
+    settings_hash = options.settings.fingerprint()
+    settings_json = json.dumps(options.settings.as_dict(), sort_keys=True)
+    workers = max(1, options.workers or os.cpu_count() or 1)
+    run_id = store.begin_run(
+        roots=[str(p) for p in paths],
+        settings=options.settings.as_dict(),
+        settings_hash=settings_hash,
+        executor="local",
+        workers=workers,
+    )
+    summary = IngestSummary(run_id, len(refs))
+    pending: list[dict[str, object]] = []
+
+    def done(outcome: FileOutcome) -> None:
+        summary.outcomes.append(outcome)
+        pending.append(outcome.as_row())
+        if len(pending) >= 50:
+            store.record_outcomes(run_id, pending)
+            pending.clear()
+        if progress is not None:
+            progress(outcome, len(summary.outcomes), summary.total)
+
+    status = "completed"
+    try:
+        todo = _skip_unchanged(store, refs, settings_hash, options.reprocess, done)
+        if todo:
+            _process_all(store, todo, options, workers, run_id, settings_json, done)
+    except KeyboardInterrupt:
+        status = "interrupted"
+        summary.interrupted = True
+        raise
+    finally:
+        summary.seconds = time.perf_counter() - started
+        store.record_outcomes(run_id, pending)
+        store.finish_run(run_id, status=status, counts=summary.counts(), seconds=summary.seconds)
+    return summary
+
+
+def _skip_unchanged(
+    store: Store,
+    refs: list[SourceRef],
+    settings_hash: str,
+    reprocess: bool,
+    done: Callable[[FileOutcome], None],
+) -> list[SourceRef]:
+    current = store.current_files()
+    todo: list[SourceRef] = []
+    for ref in refs:
+        cur = current.get(ref.uri)
+        if cur is None:
+            todo.append(ref)
+            continue
+        t0 = time.perf_counter()
+        try:
+            digest = sha256_file(ref.path)
+        except OSError:
+            todo.append(ref)  # let the worker report the read error
+            continue
+        if digest != cur.content_sha256:
+            todo.append(ref)
+        elif cur.settings_hash == settings_hash:
+            done(
+                FileOutcome(
+                    ref.path,
+                    ref.uri,
+                    "skipped",
+                    "unchanged",
+                    None,
+                    cur.version_no,
+                    seconds=time.perf_counter() - t0,
+                )
+            )
+        elif reprocess:
+            todo.append(ref)
+        else:
+            done(
+                FileOutcome(
+                    ref.path,
+                    ref.uri,
+                    "skipped",
+                    "settings_changed",
+                    "pipeline settings changed since this version; rerun with --reprocess to rebuild it",
+                    cur.version_no,
+                    seconds=time.perf_counter() - t0,
+                )
+            )
+    return todo
+
+
+def outcome_of_error(ref: SourceRef, error: BaseException, seconds: float, limits: Limits) -> FileOutcome:
+    """A failed outcome with a one-line reason for any error a worker (or the pool) reported."""
+    if isinstance(error, TaskTimeout):
+        error = TimedOut(ref.path, f"took longer than the {limits.timeout:g} s limit per document")
+    elif isinstance(error, WorkerDied):
+        error = ExtractorCrashed(ref.path, f"extractor crashed: {error}")
+    if isinstance(error, ExtractionError):
+        return FileOutcome(ref.path, ref.uri, "failed", error.reason, str(error), seconds=seconds)
+    detail = str(error).strip().splitlines()[0] if str(error).strip() else ""
+    message = f"{ref.path}: internal error: {type(error).__name__}: {detail}"
+    return FileOutcome(ref.path, ref.uri, "failed", "internal_error", message, seconds=seconds)
+
+
+def outcome_of_write(
+    ref: SourceRef, doc: ProcessedDocument, store: Store, run_id: int, settings_json: str, started: float
+) -> FileOutcome:
+    result = store.write(doc, run_id=run_id, settings_json=settings_json)
+    problems = "; ".join(p.message for p in doc.extraction.problems) or None
+    if result.status == "skipped":
+        return FileOutcome(
+            ref.path,
+            ref.uri,
+            "skipped",
+            "unchanged",
+            result.message,
+            result.version_no,
+            result.version_id,
+            seconds=time.perf_counter() - started,
+        )
+    return FileOutcome(
+        ref.path,
+        ref.uri,
+        result.status,
+        doc.extraction.problems[0].code if doc.extraction.problems else None,
+        result.message or problems,
+        result.version_no,
+        result.version_id,
+        pages=doc.page_count,
+        chunks=len(doc.chunks),
+        seconds=time.perf_counter() - started,
+    )
+
+
+def _process_all(
+    store: Store,
+    todo: list[SourceRef],
+    options: IngestOptions,
+    workers: int,
+    run_id: int,
+    settings_json: str,
+    done: Callable[[FileOutcome], None],
+) -> None:
+    started: dict[str, float] = {}
+
+    def tasks() -> Iterator[tuple[SourceRef, FileTask]]:
+        for ref in todo:
+            started[ref.path] = time.perf_counter()
+            yield ref, FileTask(ref.path, ref.uri, options.settings, options.password, options.limits)
+
+    with IsolatedPool(run_task, workers=min(workers, len(todo)), timeout=options.limits.timeout) as pool:
+        for ref, result in pool.imap_unordered(tasks()):
+            t0 = started.get(ref.path, time.perf_counter())
+            if isinstance(result, ProcessedDocument):
+                done(outcome_of_write(ref, result, store, run_id, settings_json, t0))
+            else:
+                done(outcome_of_error(ref, result, time.perf_counter() - t0, options.limits))

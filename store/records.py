@@ -1,0 +1,171 @@
+"""Frozen records the store hands out (ORM objects never leave :mod:`store`)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Any
+
+from ingest.extract.model import Box
+from ingest.offsets import OffsetMap
+
+
+@dataclass(frozen=True, slots=True)
+class VersionInfo:
+    version_id: int
+    document_uri: str
+    version_no: int
+    content_sha256: str
+    text_sha256: str
+    settings_hash: str
+    extractor: str
+    extractor_version: str
+    media_type: str
+    page_count: int
+    chunk_count: int
+    file_size: int
+    ingested_at: datetime
+    superseded_at: datetime | None
+    deleted: bool
+    problems: tuple[dict[str, Any], ...] = ()
+
+    @property
+    def is_current(self) -> bool:
+        return self.superseded_at is None and not self.deleted
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkInfo:
+    chunk_id: str
+    version_id: int
+    document_uri: str
+    version_no: int
+    is_current: bool
+    ordinal: int
+    text: str
+    text_sha256: str
+    content_sha256: str
+    clean_start: int
+    clean_end: int
+    raw_start: int
+    raw_end: int
+    page_start: int | None
+    page_end: int | None
+    map: OffsetMap = field(repr=False, compare=False)
+
+    def as_json(self) -> dict[str, Any]:
+        """The documented JSONL record of ``citeline chunks``."""
+        return {
+            "chunk_id": self.chunk_id,
+            "document": self.document_uri,
+            "version": self.version_no,
+            "is_current": self.is_current,
+            "ordinal": self.ordinal,
+            "text": self.text,
+            "chunk_hash": f"sha256:{self.text_sha256}",
+            "content_hash": f"sha256:{self.content_sha256}",
+            "page_start": self.page_start,
+            "page_end": self.page_end,
+            "raw_start": self.raw_start,
+            "raw_end": self.raw_end,
+            "clean_start": self.clean_start,
+            "clean_end": self.clean_end,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PageInfo:
+    page_no: int
+    width: float
+    height: float
+    raw_start: int
+    raw_end: int
+    has_text: bool
+
+
+@dataclass(frozen=True, slots=True)
+class FurnitureInfo:
+    kind: str
+    page_no: int
+    raw_start: int
+    raw_end: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentInfo:
+    uri: str
+    created_at: datetime
+    deleted_at: datetime | None
+    last_path: str | None
+    versions: tuple[VersionInfo, ...]
+    pages: tuple[PageInfo, ...]  # of the current (or newest) version
+    furniture: tuple[FurnitureInfo, ...]  # of the current (or newest) version
+
+    @property
+    def current(self) -> VersionInfo | None:
+        return next((v for v in self.versions if v.is_current), None)
+
+    def as_json(self) -> dict[str, Any]:
+        def clean(d: dict[str, Any]) -> dict[str, Any]:
+            return {k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in d.items()}
+
+        return {
+            "uri": self.uri,
+            "created_at": self.created_at.isoformat(),
+            "deleted_at": self.deleted_at.isoformat() if self.deleted_at else None,
+            "last_path": self.last_path,
+            "versions": [clean({**asdict(v), "is_current": v.is_current}) for v in self.versions],
+            "pages": [asdict(p) for p in self.pages],
+            "furniture": [asdict(f) for f in self.furniture],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    chunk: ChunkInfo
+    version: VersionInfo
+    pages: tuple[int, ...]
+    boxes: tuple[Box, ...]
+    context_before: str
+    context_after: str
+    raw_text: str  # the raw stream's characters of the chunk's raw span
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            **self.chunk.as_json(),
+            "document": {
+                "uri": self.version.document_uri,
+                "version": self.version.version_no,
+                "content_hash": f"sha256:{self.version.content_sha256}",
+                "current": self.version.is_current,
+                "extractor": self.version.extractor,
+            },
+            "pages": list(self.pages),
+            "boxes": [b.as_dict() for b in self.boxes],
+            "raw_text": self.raw_text,
+            "context_before": self.context_before,
+            "context_after": self.context_after,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class WriteResult:
+    status: str  # added, updated, skipped
+    version_id: int | None
+    version_no: int | None
+    message: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ContextInfo:
+    context_id: str
+    created_at: datetime
+    sources: tuple[tuple[str, str], ...]  # (marker, chunk_id) in order
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "context_id": self.context_id,
+            "created_at": self.created_at.isoformat(),
+            "sources": dict(self.sources),
+        }

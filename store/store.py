@@ -1,0 +1,491 @@
+"""The store's Python API: one object over one database, read and write.
+
+Everything the CLI does goes through these methods (the CLI only parses options and prints).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import socket
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Engine, Select, func, insert, select, text
+from sqlalchemy.exc import DBAPIError, OperationalError, ProgrammingError, SQLAlchemyError
+from sqlalchemy.orm import Session
+
+from ingest.extract.model import Box, Geometry, Line
+from ingest.offsets import Normalized, OffsetMap, Original
+from ingest.pipeline import ProcessedDocument
+from store import db
+from store import models as m
+from store.errors import DatabaseError, NotFound, QueryError, ReadOnlyViolation
+from store.records import (
+    ChunkInfo,
+    ContextInfo,
+    DocumentInfo,
+    FurnitureInfo,
+    PageInfo,
+    Provenance,
+    VersionInfo,
+    WriteResult,
+)
+from store.writer import mark_deleted, unpack_xs, write_version
+
+#: Characters of raw text shown on each side of a chunk by ``provenance``.
+CONTEXT_CHARS = 200
+
+
+@dataclass(frozen=True, slots=True)
+class CurrentFile:
+    """What the store knows about a document's current version (used to skip unchanged files)."""
+
+    uri: str
+    content_sha256: str
+    settings_hash: str
+    last_path: str | None
+    version_no: int
+
+
+class Store:
+    """A citeline store at ``url`` (default: ``CITELINE_DB`` or ``sqlite:///citeline.db``).
+
+    ``migrate=True`` brings the schema to the newest revision on open (what write commands do);
+    read commands open with ``migrate=False`` and fail clearly on a database without the schema.
+    """
+
+    def __init__(self, url: str | None = None, *, migrate: bool = True) -> None:
+        self.url = db.resolve_url(url)
+        self.engine: Engine = db.make_engine(self.url)
+        try:
+            if migrate:
+                db.ensure_schema(self.engine)
+            elif db.current_revision(self.engine) is None:
+                raise DatabaseError(f"Database {self.display_url!r} has no citeline schema (run: citeline db upgrade)")
+        except OperationalError as exc:
+            raise DatabaseError(f"Database {self.display_url!r}: {_first_line(exc)}") from None
+        self._sessions = db.session_factory(self.engine)
+
+    @property
+    def display_url(self) -> str:
+        return self.engine.url.render_as_string(hide_password=True)
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<Store {self.display_url}>"
+
+    def session(self) -> Session:
+        return self._sessions()
+
+    # ----------------------------------------------------------------- ingestion runs
+
+    def begin_run(
+        self,
+        *,
+        roots: Sequence[str],
+        settings: dict[str, Any],
+        settings_hash: str,
+        executor: str,
+        workers: int,
+    ) -> int:
+        with db.transaction(self._sessions) as s:
+            run = m.IngestionRun(
+                started_at=m.utcnow(),
+                status="running",
+                roots_json=json.dumps(list(roots), ensure_ascii=False),
+                settings_json=json.dumps(settings, sort_keys=True),
+                settings_hash=settings_hash,
+                executor=executor,
+                workers=workers,
+                host=socket.gethostname()[:255],
+                added=0,
+                updated=0,
+                skipped=0,
+                failed=0,
+                pages=0,
+                chunks=0,
+            )
+            s.add(run)
+            s.flush()
+            return run.id
+
+    def finish_run(self, run_id: int, *, status: str, counts: dict[str, int], seconds: float) -> None:
+        with db.transaction(self._sessions) as s:
+            run = s.get(m.IngestionRun, run_id)
+            assert run is not None
+            run.status = status
+            run.finished_at = m.utcnow()
+            run.seconds = seconds
+            for key, value in counts.items():
+                setattr(run, key, value)
+
+    def record_outcomes(self, run_id: int, outcomes: Sequence[dict[str, Any]]) -> None:
+        """Record per-file outcomes (status, reason, message, timings) of a run."""
+        if not outcomes:
+            return
+        now = m.utcnow()
+        with db.transaction(self._sessions) as s:
+            s.execute(insert(m.IngestionOutcome), [{"run_id": run_id, "created_at": now, **o} for o in outcomes])
+
+    def write(self, doc: ProcessedDocument, *, run_id: int | None = None, settings_json: str = "{}") -> WriteResult:
+        """Write one processed document version in one transaction (see :mod:`store.writer`)."""
+        from sqlalchemy.exc import IntegrityError
+
+        try:
+            with db.transaction(self._sessions) as s:
+                return write_version(s, doc, run_id=run_id, settings_json=settings_json)
+        except IntegrityError:
+            # another ingester stored the same (document, content, settings) a moment ago
+            return WriteResult("skipped", None, None, "stored concurrently by another ingester")
+
+    def current_files(self) -> dict[str, CurrentFile]:
+        """Every current document version by URI (one query; what skipping unchanged files needs)."""
+        q = (
+            select(
+                m.Document.uri,
+                m.DocumentVersion.content_sha256,
+                m.DocumentVersion.settings_hash,
+                m.Document.last_path,
+                m.DocumentVersion.version_no,
+            )
+            .join(m.DocumentVersion, m.DocumentVersion.document_id == m.Document.id)
+            .where(m.DocumentVersion.superseded_at.is_(None), m.Document.deleted_at.is_(None))
+        )
+        with self.session() as s:
+            return {row[0]: CurrentFile(*row) for row in s.execute(q)}
+
+    def mark_deleted(self, uri: str) -> bool:
+        with db.transaction(self._sessions) as s:
+            return mark_deleted(s, uri)
+
+    # ----------------------------------------------------------------- reads
+
+    def _version_query(self) -> Select[m.DocumentVersion, m.Document]:
+        return select(m.DocumentVersion, m.Document).join(m.Document, m.Document.id == m.DocumentVersion.document_id)
+
+    @staticmethod
+    def _version_info(v: m.DocumentVersion, d: m.Document) -> VersionInfo:
+        return VersionInfo(
+            version_id=v.id,
+            document_uri=d.uri,
+            version_no=v.version_no,
+            content_sha256=v.content_sha256,
+            text_sha256=v.text_sha256,
+            settings_hash=v.settings_hash,
+            extractor=v.extractor,
+            extractor_version=v.extractor_version,
+            media_type=v.media_type,
+            page_count=v.page_count,
+            chunk_count=v.chunk_count,
+            file_size=v.file_size,
+            ingested_at=v.ingested_at,
+            superseded_at=v.superseded_at,
+            deleted=d.deleted_at is not None,
+            problems=tuple(json.loads(v.problems_json)),
+        )
+
+    def version(self, version_id: int) -> VersionInfo:
+        with self.session() as s:
+            row = s.execute(self._version_query().where(m.DocumentVersion.id == version_id)).one_or_none()
+            if row is None:
+                raise NotFound(f"Version {version_id} does not exist")
+            return self._version_info(row[0], row[1])
+
+    def current_version(self, uri: str) -> VersionInfo | None:
+        with self.session() as s:
+            row = s.execute(
+                self._version_query().where(m.Document.uri == uri, m.DocumentVersion.superseded_at.is_(None))
+            ).one_or_none()
+            return self._version_info(row[0], row[1]) if row else None
+
+    def _chunk_query(self) -> Select[m.Chunk, m.DocumentVersion, m.Document]:
+        return (
+            select(m.Chunk, m.DocumentVersion, m.Document)
+            .join(m.DocumentVersion, m.DocumentVersion.id == m.Chunk.version_id)
+            .join(m.Document, m.Document.id == m.DocumentVersion.document_id)
+        )
+
+    @staticmethod
+    def _chunk_info(c: m.Chunk, v: m.DocumentVersion, d: m.Document) -> ChunkInfo:
+        return ChunkInfo(
+            chunk_id=c.id,
+            version_id=v.id,
+            document_uri=d.uri,
+            version_no=v.version_no,
+            is_current=v.superseded_at is None and d.deleted_at is None,
+            ordinal=c.ordinal,
+            text=c.text,
+            text_sha256=c.text_sha256,
+            content_sha256=v.content_sha256,
+            clean_start=c.clean_start,
+            clean_end=c.clean_end,
+            raw_start=c.raw_start,
+            raw_end=c.raw_end,
+            page_start=c.page_start,
+            page_end=c.page_end,
+            map=OffsetMap.from_bytes(c.offset_map),
+        )
+
+    def chunk(self, chunk_id: str) -> ChunkInfo | None:
+        with self.session() as s:
+            row = s.execute(self._chunk_query().where(m.Chunk.id == chunk_id)).one_or_none()
+            return self._chunk_info(row[0], row[1], row[2]) if row else None
+
+    def chunks_of_version(self, version_id: int) -> list[ChunkInfo]:
+        with self.session() as s:
+            rows = s.execute(self._chunk_query().where(m.Chunk.version_id == version_id).order_by(m.Chunk.ordinal))
+            return [self._chunk_info(r[0], r[1], r[2]) for r in rows]
+
+    def iter_chunks(self, *, document: str | None = None, all_versions: bool = False) -> Iterator[ChunkInfo]:
+        """Chunks in document and reading order; current versions only unless ``all_versions``."""
+        q = self._chunk_query()
+        if document is not None:
+            if self.current_version(document) is None and not self._document_exists(document):
+                raise NotFound(f"Document {document!r} does not exist")
+            q = q.where(m.Document.uri == document)
+        if not all_versions:
+            q = q.where(m.DocumentVersion.superseded_at.is_(None), m.Document.deleted_at.is_(None))
+        q = q.order_by(m.Document.uri, m.DocumentVersion.version_no, m.Chunk.ordinal)
+        with self.session() as s:
+            for row in s.execute(q.execution_options(yield_per=500)):
+                yield self._chunk_info(row[0], row[1], row[2])
+
+    def _document_exists(self, uri: str) -> bool:
+        with self.session() as s:
+            return s.scalar(select(func.count()).select_from(m.Document).where(m.Document.uri == uri)) == 1
+
+    def document(self, uri: str) -> DocumentInfo:
+        with self.session() as s:
+            d = s.scalars(select(m.Document).where(m.Document.uri == uri)).one_or_none()
+            if d is None:
+                raise NotFound(f"Document {uri!r} does not exist")
+            versions = [
+                self._version_info(v, d)
+                for v in s.scalars(
+                    select(m.DocumentVersion)
+                    .where(m.DocumentVersion.document_id == d.id)
+                    .order_by(m.DocumentVersion.version_no)
+                )
+            ]
+            shown = next((v for v in versions if v.superseded_at is None), versions[-1] if versions else None)
+            pages: list[PageInfo] = []
+            furniture: list[FurnitureInfo] = []
+            if shown is not None:
+                pages = [
+                    PageInfo(p.page_no, p.width, p.height, p.raw_start, p.raw_end, p.has_text)
+                    for p in s.scalars(
+                        select(m.Page).where(m.Page.version_id == shown.version_id).order_by(m.Page.page_no)
+                    )
+                ]
+                furniture = [
+                    FurnitureInfo(f.kind, f.page_no, f.raw_start, f.raw_end, f.text)
+                    for f in s.scalars(
+                        select(m.Furniture)
+                        .where(m.Furniture.version_id == shown.version_id)
+                        .order_by(m.Furniture.raw_start)
+                    )
+                ]
+            return DocumentInfo(
+                d.uri,
+                d.created_at,
+                d.deleted_at,
+                d.last_path,
+                tuple(versions),
+                tuple(pages),
+                tuple(furniture),
+            )
+
+    def documents(self) -> list[str]:
+        with self.session() as s:
+            return list(s.scalars(select(m.Document.uri).order_by(m.Document.uri)))
+
+    def raw_text(self, version_id: int, span: Original | None = None) -> str:
+        """The raw stream of a version, or the characters of ``span`` (sliced in the database)."""
+        with self.session() as s:
+            if span is None:
+                value = s.scalar(select(m.DocumentVersion.raw_text).where(m.DocumentVersion.id == version_id))
+            else:
+                value = s.scalar(
+                    select(func.substr(m.DocumentVersion.raw_text, span.start + 1, len(span))).where(
+                        m.DocumentVersion.id == version_id
+                    )
+                )
+            if value is None:
+                raise NotFound(f"Version {version_id} does not exist")
+            return str(value)
+
+    def pages(self, version_id: int) -> list[PageInfo]:
+        with self.session() as s:
+            return [
+                PageInfo(p.page_no, p.width, p.height, p.raw_start, p.raw_end, p.has_text)
+                for p in s.scalars(select(m.Page).where(m.Page.version_id == version_id).order_by(m.Page.page_no))
+            ]
+
+    def geometry(self, version_id: int, span: Original | None = None) -> Geometry:
+        """Line geometry of a version, or only of the lines overlapping ``span``."""
+        q = select(m.Line).where(m.Line.version_id == version_id)
+        if span is not None:
+            q = q.where(m.Line.raw_start < span.end, m.Line.raw_end > span.start)
+        with self.session() as s:
+            lines = [
+                Line(ln.page_no, ln.raw_start, ln.raw_end, ln.top, ln.bottom, unpack_xs(ln.x_edges))
+                for ln in s.scalars(q.order_by(m.Line.raw_start))
+            ]
+        return Geometry(lines)
+
+    def boxes(self, version_id: int, spans: Sequence[Original]) -> list[Box]:
+        """Highlight rectangles of raw spans of a version (one per line fragment)."""
+        if not spans:
+            return []
+        hull = Original(min(sp.start for sp in spans), max(sp.end for sp in spans))
+        raw = self.raw_text(version_id, hull)
+        geometry = self.geometry(version_id, hull)
+        # trim spaces using the raw text, shifted into the hull's coordinates
+        padded = " " * hull.start + raw
+        return geometry.boxes(list(spans), padded)
+
+    def provenance(self, chunk_id: str) -> Provenance:
+        info = self.chunk(chunk_id)
+        if info is None:
+            raise NotFound(f"Chunk {chunk_id!r} does not exist")
+        version = self.version(info.version_id)
+        span = Original(info.raw_start, info.raw_end)
+        before = Original(max(0, span.start - CONTEXT_CHARS), span.start)
+        raw = self.raw_text(info.version_id, Original(before.start, span.end + CONTEXT_CHARS))
+        cut = span.start - before.start
+        sources = info.map.source_spans(Normalized(0, info.map.normalized_length))
+        boxes = self.boxes(info.version_id, sources)
+        pages = tuple(sorted({b.page for b in boxes})) or tuple(
+            p for p in range(info.page_start or 0, (info.page_end or -1) + 1)
+        )
+        return Provenance(
+            chunk=info,
+            version=version,
+            pages=pages,
+            boxes=tuple(boxes),
+            context_before=raw[:cut],
+            context_after=raw[cut + len(span) :],
+            raw_text=raw[cut : cut + len(span)],
+        )
+
+    # ----------------------------------------------------------------- contexts
+
+    def create_context(self, chunk_ids: Sequence[str], *, markers: Sequence[str] | None = None) -> ContextInfo:
+        if not chunk_ids:
+            raise QueryError("A context needs at least one chunk id")
+        markers = list(markers) if markers is not None else [f"S{i}" for i in range(1, len(chunk_ids) + 1)]
+        if len(markers) != len(chunk_ids):
+            raise QueryError(f"{len(markers)} markers for {len(chunk_ids)} chunks")
+        if len(set(markers)) != len(markers):
+            raise QueryError("Markers must be distinct")
+        with db.transaction(self._sessions) as s:
+            found = set(s.scalars(select(m.Chunk.id).where(m.Chunk.id.in_(list(chunk_ids)))))
+            missing = [c for c in chunk_ids if c not in found]
+            if missing:
+                raise NotFound(f"Chunk {missing[0]!r} does not exist")
+            ctx = m.Context(id="ctx_" + secrets.token_hex(8), created_at=m.utcnow())
+            s.add(ctx)
+            s.flush()
+            for pos, (marker, cid) in enumerate(zip(markers, chunk_ids, strict=True)):
+                s.add(m.ContextSource(context_id=ctx.id, marker=marker, position=pos, chunk_id=cid))
+            return ContextInfo(ctx.id, ctx.created_at, tuple(zip(markers, chunk_ids, strict=True)))
+
+    def context(self, context_id: str) -> ContextInfo:
+        with self.session() as s:
+            ctx = s.get(m.Context, context_id)
+            if ctx is None:
+                raise NotFound(f"Context {context_id!r} does not exist")
+            rows = s.execute(
+                select(m.ContextSource.marker, m.ContextSource.chunk_id)
+                .where(m.ContextSource.context_id == context_id)
+                .order_by(m.ContextSource.position)
+            ).all()
+            return ContextInfo(ctx.id, ctx.created_at, tuple((r[0], r[1]) for r in rows))
+
+    # ----------------------------------------------------------------- verification log
+
+    def log_verification(
+        self,
+        *,
+        answer_sha256: str,
+        context_id: str | None,
+        policy: str,
+        coverage: float | None,
+        results: Sequence[tuple[str, str | None, str, Sequence[str], float | None]],
+    ) -> int:
+        """Log one verify run: ``results`` are (marker, chunk_id, status, flags, score) in order."""
+        verified = sum(1 for r in results if r[2] in ("verified", "verified_fuzzy"))
+        with db.transaction(self._sessions) as s:
+            run = m.VerificationRun(
+                created_at=m.utcnow(),
+                context_id=context_id,
+                answer_sha256=answer_sha256,
+                citations=len(results),
+                verified=verified,
+                coverage=coverage,
+                policy=policy,
+            )
+            s.add(run)
+            s.flush()
+            for pos, (marker, cid, status, flags, score) in enumerate(results):
+                s.add(
+                    m.VerificationResult(
+                        run_id=run.id,
+                        position=pos,
+                        marker=marker[:64],
+                        chunk_id=cid[:64] if cid else None,
+                        status=status,
+                        flags=",".join(flags)[:400],
+                        score=score,
+                    )
+                )
+            return run.id
+
+    # ----------------------------------------------------------------- SQL
+
+    def sql(self, query: str, params: dict[str, Any] | None = None) -> tuple[list[str], list[tuple[Any, ...]]]:
+        """Run a read-only query. Read-only is enforced by the database connection (SQLite
+        ``query_only``, PostgreSQL read-only transactions): a write fails in the database."""
+        engine = db.make_engine(self.url, read_only=True)
+        try:
+            with engine.connect() as conn:
+                if self.dialect == "postgresql":
+                    conn.exec_driver_sql("SET TRANSACTION READ ONLY")
+                result = conn.execute(text(query), params or {})
+                if not result.returns_rows:
+                    raise ReadOnlyViolation("The statement returned no rows; citeline sql runs SELECT queries only")
+                return list(result.keys()), [tuple(r) for r in result]
+        except DBAPIError as exc:
+            msg = _first_line(exc)
+            if "readonly" in msg.replace("-", "").lower() or "read-only" in msg.lower():
+                raise ReadOnlyViolation(f"Database is opened read-only for citeline sql: {msg}") from None
+            raise QueryError(msg) from None
+        except (ProgrammingError, SQLAlchemyError) as exc:
+            raise QueryError(_first_line(exc)) from None
+        finally:
+            engine.dispose()
+
+
+def _first_line(exc: BaseException) -> str:
+    orig = getattr(exc, "orig", None)
+    text_ = str(orig if orig is not None else exc).strip()
+    return text_.splitlines()[0] if text_ else type(exc).__name__
+
+
+def isoformat(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None

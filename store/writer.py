@@ -1,0 +1,227 @@
+"""Writing one processed document version, all or nothing.
+
+Rules:
+
+* the same content under the same settings is never stored twice (a unique constraint, so two
+  ingesters racing on PostgreSQL cannot both win; the loser reports ``skipped``);
+* a changed file becomes version N+1 and version N is marked superseded, never deleted;
+* a file that reverts to an earlier content becomes current again under its old version number
+  (its chunk ids, and so old citations, stay valid);
+* pages, line geometry, furniture, hyphen decisions and chunks go in with the version, in the same
+  transaction, with ``executemany`` batches.
+"""
+
+from __future__ import annotations
+
+import json
+from array import array
+from typing import Any
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from ingest.pipeline import ProcessedDocument
+from store import models as m
+from store.records import WriteResult
+
+#: Rows per executemany batch for the big tables.
+BATCH_ROWS = 2_000
+
+
+def pack_xs(xs: array[float]) -> bytes:
+    """float32 little-endian x edges, as stored in ``lines.x_edges``."""
+    if xs.typecode != "f":
+        xs = array("f", xs)
+    if array("f", [1.0]).tobytes() != b"\x00\x00\x80?":  # pragma: no cover - big-endian hosts
+        xs = array("f", xs)
+        xs.byteswap()
+    return xs.tobytes()
+
+
+def unpack_xs(blob: bytes) -> array[float]:
+    xs = array("f")
+    xs.frombytes(blob)
+    if array("f", [1.0]).tobytes() != b"\x00\x00\x80?":  # pragma: no cover - big-endian hosts
+        xs.byteswap()
+    return xs
+
+
+def _document(session: Session, uri: str, path: str) -> m.Document:
+    doc = session.scalars(select(m.Document).where(m.Document.uri == uri)).one_or_none()
+    if doc is None:
+        try:
+            with session.begin_nested():
+                doc = m.Document(uri=uri, created_at=m.utcnow(), last_path=path)
+                session.add(doc)
+        except IntegrityError:  # another ingester created it first
+            doc = session.scalars(select(m.Document).where(m.Document.uri == uri)).one()
+    if session.get_bind().dialect.name == "postgresql":
+        # serialise writers of one document: the version number below is read-then-write
+        session.execute(select(m.Document.id).where(m.Document.id == doc.id).with_for_update())
+    return doc
+
+
+def write_version(session: Session, doc: ProcessedDocument, *, run_id: int | None, settings_json: str) -> WriteResult:
+    """Write ``doc`` as a new version of its document inside the caller's transaction."""
+    ex = doc.extraction
+    now = m.utcnow()
+    document = _document(session, doc.uri, doc.path)
+    document.last_path = doc.path
+    if document.deleted_at is not None:
+        document.deleted_at = None  # the file came back
+
+    same = session.scalars(
+        select(m.DocumentVersion).where(
+            m.DocumentVersion.document_id == document.id,
+            m.DocumentVersion.content_sha256 == ex.content_sha256,
+            m.DocumentVersion.settings_hash == doc.settings_hash,
+        )
+    ).one_or_none()
+    current = session.scalars(
+        select(m.DocumentVersion).where(
+            m.DocumentVersion.document_id == document.id, m.DocumentVersion.superseded_at.is_(None)
+        )
+    ).one_or_none()
+    if same is not None:
+        if same.superseded_at is None:
+            return WriteResult("skipped", same.id, same.version_no, "unchanged")
+        # the file went back to an earlier content: make that version current again
+        if current is not None:
+            current.superseded_at = now
+        same.superseded_at = None
+        return WriteResult("updated", same.id, same.version_no, f"restored version {same.version_no}")
+
+    version_no = (
+        session.scalar(
+            select(func.max(m.DocumentVersion.version_no)).where(m.DocumentVersion.document_id == document.id)
+        )
+        or 0
+    ) + 1
+    if current is not None:
+        current.superseded_at = now
+        session.flush()
+    version = m.DocumentVersion(
+        document_id=document.id,
+        version_no=version_no,
+        content_sha256=ex.content_sha256,
+        text_sha256=ex.text_sha256,
+        settings_hash=doc.settings_hash,
+        settings_json=settings_json,
+        extractor=ex.extractor,
+        extractor_version=ex.extractor_version,
+        media_type=ex.media_type,
+        file_size=ex.file_size,
+        page_count=ex.page_count,
+        chunk_count=len(doc.chunks),
+        raw_text=ex.raw,
+        problems_json=json.dumps(
+            [{"code": p.code, "pages": list(p.pages), "message": p.message} for p in ex.problems],
+            ensure_ascii=False,
+        ),
+        ingested_at=now,
+        superseded_at=None,
+        run_id=run_id,
+    )
+    session.add(version)
+    session.flush()
+    vid = version.id
+    _bulk(
+        session,
+        m.Page,
+        [
+            {
+                "version_id": vid,
+                "page_no": p.number,
+                "width": p.width,
+                "height": p.height,
+                "raw_start": p.raw_start,
+                "raw_end": p.raw_end,
+                "has_text": p.has_text,
+            }
+            for p in ex.pages
+        ],
+    )
+    _bulk(
+        session,
+        m.Line,
+        [
+            {
+                "version_id": vid,
+                "line_no": n,
+                "page_no": ln.page,
+                "raw_start": ln.raw_start,
+                "raw_end": ln.raw_end,
+                "top": ln.top,
+                "bottom": ln.bottom,
+                "x_edges": pack_xs(ln.xs),
+            }
+            for n, ln in enumerate(ex.lines)
+        ],
+    )
+    _bulk(
+        session,
+        m.Furniture,
+        [
+            {
+                "version_id": vid,
+                "kind": f.kind,
+                "page_no": f.page,
+                "raw_start": f.raw_start,
+                "raw_end": f.raw_end,
+                "text": f.text,
+            }
+            for f in doc.furniture
+        ],
+    )
+    _bulk(
+        session,
+        m.Hyphenation,
+        [
+            {
+                "version_id": vid,
+                "raw_start": h.raw_start,
+                "raw_end": h.raw_end,
+                "left_part": h.left[:200],
+                "right_part": h.right[:200],
+                "joined": h.joined,
+                "reason": h.reason[:200],
+            }
+            for h in doc.hyphenations
+        ],
+    )
+    _bulk(
+        session,
+        m.Chunk,
+        [
+            {
+                "id": c.chunk_id,
+                "version_id": vid,
+                "ordinal": c.ordinal,
+                "text": c.text,
+                "text_sha256": c.text_sha256,
+                "clean_start": c.clean_start,
+                "clean_end": c.clean_end,
+                "raw_start": c.raw_start,
+                "raw_end": c.raw_end,
+                "page_start": c.page_start,
+                "page_end": c.page_end,
+                "offset_map": c.map.to_bytes(),
+            }
+            for c in doc.chunks
+        ],
+    )
+    return WriteResult("added" if version_no == 1 else "updated", vid, version_no)
+
+
+def _bulk(session: Session, model: type[m.Base], rows: list[dict[str, Any]]) -> None:
+    for i in range(0, len(rows), BATCH_ROWS):
+        session.execute(insert(model), rows[i : i + BATCH_ROWS])
+
+
+def mark_deleted(session: Session, uri: str) -> bool:
+    """Mark a document deleted (its versions and chunks stay). False if it does not exist."""
+    result = session.execute(
+        update(m.Document).where(m.Document.uri == uri, m.Document.deleted_at.is_(None)).values(deleted_at=m.utcnow())
+    )
+    return bool(result.rowcount)  # type: ignore[attr-defined]

@@ -1,0 +1,221 @@
+"""The store on real databases: migrations, versions, the chunk invariant, read queries."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+
+from ingest.pipeline import PipelineSettings
+from store import IngestOptions, NotFound, ReadOnlyViolation, Store, ingest
+from store import db as store_db
+from tests.conftest import PDF_FIXTURES
+from tests.invariants import check_chunk
+
+CONTENT_TABLES = ["documents", "document_versions", "pages", "lines", "furniture", "hyphenations", "chunks"]
+
+
+def row_counts(store: Store) -> dict[str, int]:
+    with store.engine.connect() as conn:
+        return {t: conn.execute(text(f"SELECT count(*) FROM {t}")).scalar_one() for t in CONTENT_TABLES}
+
+
+def check_all_chunks(store: Store) -> int:
+    """The chunk invariant for every stored chunk; returns how many were checked."""
+    n = 0
+    with store.engine.connect() as conn:
+        versions = conn.execute(text("SELECT id, raw_text, chunk_count FROM document_versions")).all()
+        for vid, raw, chunk_count in versions:
+            furniture = [
+                tuple(r)
+                for r in conn.execute(
+                    text("SELECT raw_start, raw_end FROM furniture WHERE version_id = :v"), {"v": vid}
+                )
+            ]
+            joined = {
+                i
+                for a, b in conn.execute(
+                    text("SELECT raw_start, raw_end FROM hyphenations WHERE version_id = :v AND joined"),
+                    {"v": vid},
+                )
+                for i in range(a, b)
+            }
+            rows = (
+                conn.execute(
+                    text(
+                        "SELECT id, text, raw_start, raw_end, offset_map FROM chunks "
+                        "WHERE version_id = :v ORDER BY ordinal"
+                    ),
+                    {"v": vid},
+                )
+                .mappings()
+                .all()
+            )
+            assert len(rows) == chunk_count  # a version is all or nothing
+            for row in rows:
+                chunk: dict[str, Any] = dict(row)
+                chunk["offset_map"] = bytes(chunk["offset_map"])
+                check_chunk(raw, chunk, furniture=furniture, joined_hyphens=joined)
+                n += 1
+    return n
+
+
+def corpus_copy(tmp_path: Path, *names: str) -> Path:
+    root = tmp_path / "corpus"
+    root.mkdir()
+    for name in names:
+        shutil.copy(PDF_FIXTURES / name, root / name)
+    return root
+
+
+def test_migrations_upgrade_downgrade_upgrade_and_check(db_url: str) -> None:
+    engine = store_db.make_engine(db_url)
+    store_db.upgrade(engine)
+    assert store_db.current_revision(engine) == store_db.head_revision()
+    store_db.check(engine)  # models and migrations agree
+    store_db.downgrade(engine, "base")
+    assert store_db.current_revision(engine) is None
+    store_db.upgrade(engine)
+    store_db.check(engine)
+    with engine.connect() as conn:
+        cols = conn.execute(text("SELECT * FROM chunk_provenance")).keys()
+    assert {
+        "chunk_id",
+        "document_uri",
+        "version_no",
+        "is_current",
+        "content_hash",
+        "chunk_hash",
+        "page_start",
+        "page_end",
+        "raw_start",
+        "raw_end",
+        "text",
+    } <= set(cols)
+    engine.dispose()
+
+
+def test_ingest_fixtures_end_to_end_with_the_chunk_invariant(db_url: str, tmp_path: Path) -> None:
+    root = corpus_copy(
+        tmp_path,
+        "policy_handbook.pdf",
+        "two_column_paper.pdf",
+        "scanned_page.pdf",
+        "truncated.pdf",
+        "multilingual.pdf",
+    )
+    with Store(db_url) as store:
+        summary = ingest(store, [root], IngestOptions(workers=2))
+        assert summary.counts() | {"pages": 0, "chunks": 0} == {
+            "added": 4,
+            "updated": 0,
+            "skipped": 0,
+            "failed": 1,
+            "pages": 0,
+            "chunks": 0,
+        }
+        (failed,) = [o for o in summary.outcomes if o.status == "failed"]
+        assert failed.reason == "corrupt"
+        assert failed.message == f"{root / 'truncated.pdf'}: corrupt PDF (Unexpected EOF)"
+        assert check_all_chunks(store) == summary.chunks > 0
+        scanned = store.document("scanned_page.pdf")
+        assert [p.has_text for p in scanned.pages] == [True, False]
+        assert scanned.versions[0].problems[0]["code"] == "no_text_layer"
+        _, rows = store.sql(
+            "SELECT document_uri, count(*) FROM chunk_provenance WHERE is_current = 1 GROUP BY document_uri ORDER BY 1"
+        )
+        assert [r[0] for r in rows] == [
+            "multilingual.pdf",
+            "policy_handbook.pdf",
+            "scanned_page.pdf",
+            "two_column_paper.pdf",
+        ]
+        runs = store.sql("SELECT status, added, failed FROM ingestion_runs")[1]
+        assert runs == [("completed", 4, 1)]
+        outcomes = store.sql("SELECT status, count(*) FROM ingestion_outcomes GROUP BY status ORDER BY 1")[1]
+        assert outcomes == [("added", 4), ("failed", 1)]
+
+
+def test_reingest_unchanged_adds_no_rows(db_url: str, tmp_path: Path) -> None:
+    root = corpus_copy(tmp_path, "policy_handbook.pdf", "multilingual.pdf")
+    with Store(db_url) as store:
+        ingest(store, [root], IngestOptions(workers=1))
+        before = row_counts(store)
+        again = ingest(store, [root], IngestOptions(workers=1))
+        assert row_counts(store) == before
+        assert [(o.status, o.reason) for o in again.outcomes] == [("skipped", "unchanged")] * 2
+
+
+def test_changed_file_becomes_a_new_version_and_the_old_one_stays(db_url: str, tmp_path: Path) -> None:
+    root = corpus_copy(tmp_path, "policy_handbook.pdf")
+    target = root / "policy_handbook.pdf"
+    with Store(db_url) as store:
+        ingest(store, [root], IngestOptions(workers=1))
+        old_chunks = [c.chunk_id for c in store.iter_chunks()]
+        shutil.copy(PDF_FIXTURES / "policy_handbook_v2.pdf", target)
+        summary = ingest(store, [root], IngestOptions(workers=1))
+        assert [(o.status, o.version_no) for o in summary.outcomes] == [("updated", 2)]
+        info = store.document("policy_handbook.pdf")
+        assert [(v.version_no, v.is_current) for v in info.versions] == [(1, False), (2, True)]
+        assert info.versions[0].superseded_at is not None
+        # old chunks stay resolvable, flagged not current
+        old = store.chunk(old_chunks[0])
+        assert old is not None
+        assert not old.is_current
+        rows = store.sql("SELECT version_no, is_current, count(*) FROM chunk_provenance GROUP BY 1, 2 ORDER BY 1")[1]
+        assert [(r[0], r[1]) for r in rows] == [(1, 0), (2, 1)]
+        assert {c.version_no for c in store.iter_chunks(all_versions=True)} == {1, 2}
+        assert {c.version_no for c in store.iter_chunks()} == {2}
+        # reverting the file makes version 1 current again, with its old chunk ids
+        shutil.copy(PDF_FIXTURES / "policy_handbook.pdf", target)
+        summary = ingest(store, [root], IngestOptions(workers=1))
+        assert [(o.status, o.version_no, o.message) for o in summary.outcomes] == [("updated", 1, "restored version 1")]
+        assert [c.chunk_id for c in store.iter_chunks()] == old_chunks
+        assert check_all_chunks(store) > 0
+
+
+def test_settings_change_needs_reprocess(sqlite_url: str, tmp_path: Path) -> None:
+    root = corpus_copy(tmp_path, "multilingual.pdf")
+    with Store(sqlite_url) as store:
+        ingest(store, [root], IngestOptions(workers=1))
+        smaller = IngestOptions(settings=PipelineSettings(chunk_target=200, chunk_overlap=20), workers=1)
+        summary = ingest(store, [root], smaller)
+        assert [(o.status, o.reason) for o in summary.outcomes] == [("skipped", "settings_changed")]
+        summary = ingest(store, [root], IngestOptions(settings=smaller.settings, workers=1, reprocess=True))
+        assert [(o.status, o.version_no) for o in summary.outcomes] == [("updated", 2)]
+        assert all(len(c.text) <= 200 for c in store.iter_chunks())
+
+
+def test_provenance_resolves_pages_boxes_and_context(sqlite_url: str, tmp_path: Path) -> None:
+    root = corpus_copy(tmp_path, "policy_handbook.pdf")
+    with Store(sqlite_url) as store:
+        ingest(store, [root], IngestOptions(workers=1))
+        chunks = list(store.iter_chunks())
+        crossing = next(c for c in chunks if c.page_start != c.page_end)
+        p = store.provenance(crossing.chunk_id)
+        assert p.pages == (crossing.page_start, crossing.page_end)
+        assert {b.page for b in p.boxes} == set(p.pages)
+        # no box lands on the running header or footer the chunk's raw span runs over
+        assert all(b.top > 60 and b.bottom < 740 for b in p.boxes)
+        assert p.raw_text == store.raw_text(crossing.version_id)[crossing.raw_start : crossing.raw_end]
+        assert p.context_before
+        assert p.context_after
+        with pytest.raises(NotFound, match="Chunk 'ck_nope' does not exist"):
+            store.provenance("ck_nope")
+
+
+def test_sql_is_read_only_in_the_database(db_url: str, tmp_path: Path) -> None:
+    root = corpus_copy(tmp_path, "multilingual.pdf")
+    with Store(db_url) as store:
+        ingest(store, [root], IngestOptions(workers=1))
+        before = row_counts(store)
+        for statement in ("DELETE FROM chunks", "UPDATE documents SET uri = 'x'", "DROP TABLE chunks"):
+            with pytest.raises(ReadOnlyViolation, match="read-only"):
+                store.sql(statement)
+        assert row_counts(store) == before
+        cols, rows = store.sql("SELECT count(*) AS n FROM chunks")
+        assert cols == ["n"]
+        assert rows == [(before["chunks"],)]
