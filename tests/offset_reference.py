@@ -36,9 +36,7 @@ class CharMap:
         out: list[tuple[int, int]] = []
         for r in m.runs():
             for k in range(r.norm_end - r.norm_start):
-                out.append(
-                    (r.orig_start + k, r.orig_start + k + 1) if r.kind == 0 else (r.orig_start, r.orig_end)
-                )
+                out.append((r.orig_start + k, r.orig_start + k + 1) if r.kind == 0 else (r.orig_start, r.orig_end))
         ext = m.original_extent
         return cls(out, ext.start, ext.end)
 

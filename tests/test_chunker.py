@@ -89,9 +89,7 @@ def test_bad_settings(kwargs: dict[str, object], message: str) -> None:
         chunk("abc", OffsetMap.identity(3), **kwargs)  # type: ignore[arg-type]
 
 
-WORDS = st.sampled_from(
-    ["alpha", "Über", "naïve", "ﬁnal", "über-\ngroß", "日本語", "café", "3.5", "e.g.", "😀"]
-)
+WORDS = st.sampled_from(["alpha", "Über", "naïve", "ﬁnal", "über-\ngroß", "日本語", "café", "3.5", "e.g.", "😀"])
 
 
 @st.composite
@@ -122,10 +120,7 @@ def test_chunk_properties(raw: str, target: int, data: st.DataObject) -> None:
         # never inside a word
         s, e = ch.clean.start, ch.clean.end
         assert (
-            s == 0
-            or c.text[s - 1].isspace()
-            or (is_cjk(c.text[s - 1]) and is_cjk(c.text[s]))
-            or c.text[s - 1] in "。"
+            s == 0 or c.text[s - 1].isspace() or (is_cjk(c.text[s - 1]) and is_cjk(c.text[s])) or c.text[s - 1] in "。"
         )
         assert (
             e == len(c.text)
