@@ -1,0 +1,68 @@
+"""Human-readable reports: coloured text for the terminal, and a self-contained HTML file."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from verify.report import CitationResult, Report
+
+_COLOURS = {
+    "verified": "green",
+    "verified_fuzzy": "green",
+    "quote_altered": "yellow",
+    "misattributed": "yellow",
+    "too_short": "yellow",
+    "no_quote": "yellow",
+}
+
+
+def _where(c: CitationResult) -> str:
+    loc = c.location
+    if loc is None:
+        return ""
+    pages = ",".join(map(str, loc.pages))
+    return f"{loc.document_uri} v{loc.version_no}" + (f" p.{pages}" if pages else "") + f" [{loc.start}:{loc.end}]"
+
+
+def render_text(report: Report, *, color: bool = False) -> str:
+    """One line per citation with its status and the reason, then coverage."""
+    lines = []
+    for n, c in enumerate(report.citations, start=1):
+        mark = "✓" if c.ok else "✗"
+        head = f"{mark} {n:>2} [{c.marker}] {c.status}"
+        if c.score is not None:
+            head += f" ({c.score:g})"
+        if c.flags:
+            head += " +" + ",".join(c.flags)
+        line = f"{head}  {_where(c)}  {c.reason}".rstrip()
+        if c.drift:
+            line += f"\n        source says: {c.drift}"
+        if c.found_in:
+            where = c.found_in.get("marker") or c.found_in.get("chunk_id")
+            line += f"\n        found in {where}: {str(c.found_in.get('text', ''))[:120]}"
+        if c.stale:
+            if c.stale.get("found"):
+                rng, now = c.stale["range"], c.stale["current_version"]
+                line += f"\n        stale: still in current version {now} at [{rng['start']}:{rng['end']}]"
+            else:
+                line += f"\n        stale: not found in current version {c.stale.get('current_version')}"
+        colour = _COLOURS.get(c.status, "red")
+        lines.append(click.style(line, fg=colour) if color else line)
+    s = report.summary()
+    lines.append("")
+    lines.append(f"{s['verified']}/{s['citations']} citations verified; ")
+    lines[-1] += f"coverage {s['coverage']:.0%} of asserting sentences cited"
+    for text in (x.text for x in report.sentences if x.asserting and not x.cited):
+        lines.append(f"  uncited: {text}")
+    return "\n".join(lines)
+
+
+def render_html(report: Report, store: Any = None) -> str:
+    """A self-contained HTML report (no network): the answer with citations coloured by status and
+    a side panel of citations with reasons; page images come from :mod:`verify.html` when a store
+    with geometry is given."""
+    from verify.html import build_html
+
+    return build_html(report, store)

@@ -1,0 +1,451 @@
+"""``verify_answer``: check every citation of an answer against the store, deterministically.
+
+For each citation, in order: the marker must be one that was injected (``fabricated_marker``) and
+name a stored chunk (``unknown_chunk``); the quote must be long enough to mean something
+(``too_short``); then it is looked up in the cited chunk (``verified``, ``verified_fuzzy``), in the
+other injected chunks and elsewhere in the same document (``misattributed``), and finally reported as
+``quote_altered`` (close, with the drift shown) or ``quote_not_found``. Flags add what else is off:
+numbers, negation, required terms, a superseded version (with the quote re-anchored in the current
+one), a source file that changed on disk.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ingest.extract.files import sha256_file
+from ingest.offsets import Normalized
+from store.errors import NotFound
+from store.records import ChunkInfo, VersionInfo
+from store.store import Store
+from verify.coverage import is_asserting
+from verify.errors import InputError
+from verify.fold import Folded, fold
+from verify.match import ALTERED_MIN, FUZZY_THRESHOLD, NEGATIONS, Match, drift, locate
+from verify.parse import AnswerInput, CitationInput, load_answer, parse_answer
+from verify.report import CitationResult, Location, Report, SentenceResult
+
+#: A quote shorter than this (characters, after folding) or with fewer words matches too easily.
+MIN_QUOTE_CHARS = 20
+MIN_QUOTE_WORDS = 4
+POLICIES = ("annotate", "strict", "strip")
+
+_DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+_WORDS = re.compile(r"[^\W_]+")
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyOptions:
+    min_chars: int = MIN_QUOTE_CHARS
+    min_words: int = MIN_QUOTE_WORDS
+    fuzzy_threshold: float = FUZZY_THRESHOLD
+    altered_min: float = ALTERED_MIN
+    check_sources: bool = False
+    policy: str = "annotate"
+    log: bool = True
+
+
+@dataclass
+class _Cache:
+    chunks: dict[str, ChunkInfo | None] = field(default_factory=dict)
+    folded: dict[str, Folded] = field(default_factory=dict)
+    versions: dict[int, VersionInfo] = field(default_factory=dict)
+    version_chunks: dict[int, list[ChunkInfo]] = field(default_factory=dict)
+
+
+class Verifier:
+    """Verifies answers against one store (reusable across answers; caches chunk lookups per answer)."""
+
+    def __init__(self, store: Store, options: VerifyOptions = VerifyOptions()) -> None:
+        if options.policy not in POLICIES:
+            raise InputError(f"policy must be one of {', '.join(POLICIES)}, not {options.policy!r}")
+        self.store = store
+        self.options = options
+        self._cache = _Cache()
+
+    # ------------------------------------------------------------------ lookups
+
+    def _chunk(self, chunk_id: str) -> ChunkInfo | None:
+        if chunk_id not in self._cache.chunks:
+            self._cache.chunks[chunk_id] = self.store.chunk(chunk_id)
+        return self._cache.chunks[chunk_id]
+
+    def _folded(self, chunk: ChunkInfo) -> Folded:
+        if chunk.chunk_id not in self._cache.folded:
+            self._cache.folded[chunk.chunk_id] = fold(chunk.text)
+        return self._cache.folded[chunk.chunk_id]
+
+    def _version(self, version_id: int) -> VersionInfo:
+        if version_id not in self._cache.versions:
+            self._cache.versions[version_id] = self.store.version(version_id)
+        return self._cache.versions[version_id]
+
+    def _version_chunks(self, version_id: int) -> list[ChunkInfo]:
+        if version_id not in self._cache.version_chunks:
+            chunks = self.store.chunks_of_version(version_id)
+            self._cache.version_chunks[version_id] = chunks
+            for c in chunks:
+                self._cache.chunks.setdefault(c.chunk_id, c)
+        return self._cache.version_chunks[version_id]
+
+    def _locate(self, quote: str, chunk: ChunkInfo) -> Match:
+        return locate(
+            quote,
+            chunk.text,
+            folded_chunk=self._folded(chunk),
+            threshold=self.options.fuzzy_threshold,
+            altered_min=self.options.altered_min,
+        )
+
+    def _best_in(self, quote: str, chunks: Iterable[ChunkInfo]) -> tuple[ChunkInfo, Match] | None:
+        """The best place for a quote among chunks: an exact match first, then the best fuzzy one."""
+        best: tuple[ChunkInfo, Match] | None = None
+        for c in chunks:
+            m = self._locate(quote, c)
+            if m.kind == "exact":
+                return c, m
+            if m.kind == "fuzzy" and (best is None or m.score > best[1].score):
+                best = (c, m)
+        return best
+
+    def _resolve(self, chunk: ChunkInfo, match: Match) -> Location:
+        version = self._version(chunk.version_id)
+        clean = Normalized(match.start, match.end)
+        raw_range = chunk.map.to_original(clean)
+        boxes = self.store.boxes(chunk.version_id, chunk.map.source_spans(clean))
+        pages = sorted({b.page for b in boxes}) or [
+            p.page_no
+            for p in self.store.pages(chunk.version_id)
+            if p.raw_start < raw_range.end and raw_range.start < p.raw_end
+        ]
+        return Location(
+            document_uri=version.document_uri,
+            version_no=version.version_no,
+            content_sha256=version.content_sha256,
+            current=version.is_current,
+            start=raw_range.start,
+            end=raw_range.end,
+            text=self.store.raw_text(chunk.version_id, raw_range),
+            pages=tuple(pages),
+            boxes=tuple(b.as_dict() for b in boxes),
+            version_id=chunk.version_id,
+        )
+
+    @staticmethod
+    def _document(version: VersionInfo) -> dict[str, Any]:
+        return {
+            "uri": version.document_uri,
+            "version": version.version_no,
+            "content_hash": f"sha256:{version.content_sha256}",
+            "current": version.is_current,
+        }
+
+    # ------------------------------------------------------------------ one citation
+
+    def check(
+        self, cit: CitationInput, injected: dict[str, str], doc_refs: dict[str, dict[str, Any]]
+    ) -> CitationResult:
+        marker = _resolve_marker(cit.marker, injected, doc_refs)
+        if marker is None:
+            return CitationResult(
+                cit.marker,
+                None,
+                "fabricated_marker",
+                cit.quote,
+                cit.claim,
+                reason=f"marker {cit.marker!r} was not in the injected set",
+                sentence=cit.sentence,
+            )
+        if marker in doc_refs:
+            candidates, version = self._document_ref(doc_refs[marker])
+            if version is None:
+                ref = doc_refs[marker]
+                return CitationResult(
+                    marker,
+                    None,
+                    "unknown_chunk",
+                    cit.quote,
+                    cit.claim,
+                    reason=f"document {ref['document']!r} version {ref.get('version') or '(current)'} is not stored",
+                    sentence=cit.sentence,
+                )
+            chunk = candidates[0] if candidates else None
+        else:
+            chunk = self._chunk(injected[marker])
+            candidates = [chunk] if chunk else []
+            if chunk is None:
+                return CitationResult(
+                    marker,
+                    injected[marker],
+                    "unknown_chunk",
+                    cit.quote,
+                    cit.claim,
+                    reason=f"chunk {injected[marker]!r} is not in the store",
+                    sentence=cit.sentence,
+                )
+            version = self._version(chunk.version_id)
+        result = CitationResult(
+            marker,
+            chunk.chunk_id if chunk else None,
+            "quote_not_found",
+            cit.quote,
+            cit.claim,
+            document=self._document(version),
+            sentence=cit.sentence,
+        )
+        if cit.quote is None:
+            result.status, result.reason = (
+                "no_quote",
+                "the sentence cites this marker but quotes nothing to check",
+            )
+            return result
+        folded = fold(cit.quote).text
+        words = len(_WORDS.findall(folded))
+        if len(folded) < self.options.min_chars or words < self.options.min_words:
+            result.status = "too_short"
+            result.reason = (
+                f"quote has {len(folded)} characters and {words} words; "
+                f"at least {self.options.min_chars} and {self.options.min_words} are needed"
+            )
+            return result
+
+        hit = self._best_in(cit.quote, candidates)
+        altered: tuple[ChunkInfo, Match] | None = None
+        if hit is None:
+            for c in candidates:
+                m = self._locate(cit.quote, c)
+                if m.kind == "altered" and (altered is None or m.score > altered[1].score):
+                    altered = (c, m)
+        if hit is not None:
+            c, m = hit
+            result.chunk_id = c.chunk_id
+            result.status = "verified" if m.kind == "exact" else "verified_fuzzy"
+            result.score = m.score
+            result.location = self._resolve(c, m)
+            result.reason = "exact after folding" if m.kind == "exact" else "fuzzy: " + _noise_summary(m)
+            if m.differences:
+                result.differences = [d.as_json() for d in m.differences]
+            self._evidence_flags(result, cit, c, m)
+        else:
+            elsewhere = self._misattributed(cit.quote, marker, chunk, injected)
+            if elsewhere is not None:
+                result.status = "misattributed"
+                result.found_in = elsewhere
+                where = (
+                    f"injected source {elsewhere['marker']}"
+                    if elsewhere["marker"]
+                    else f"chunk {elsewhere['chunk_id']}"
+                )
+                result.reason = f"found in {where}, not in the cited chunk"
+            elif altered is not None:
+                c, m = altered
+                result.status = "quote_altered"
+                result.score = m.score
+                result.location = self._resolve(c, m)
+                result.drift = drift(c.text, m, cit.quote)
+                result.differences = [d.as_json() for d in m.differences]
+                result.reason = "closest passage differs: " + ", ".join(
+                    f"{d.kind} {d.quote!r}->{d.source!r}" for d in m.differences if not d.noise
+                )
+                if m.numeric_mismatch:
+                    result.flags.append("numeric_mismatch")
+                if m.negation_mismatch:
+                    result.flags.append("negation_mismatch")
+            else:
+                result.reason = "not found in the cited chunk, the other injected chunks or the rest of the document"
+        if chunk is not None and not version.is_current:
+            result.flags.append("stale_version")
+            result.stale = self._reanchor(cit.quote, version)
+        if self.options.check_sources:
+            self._check_source(result, version)
+        return result
+
+    def _document_ref(self, ref: dict[str, Any]) -> tuple[list[ChunkInfo], VersionInfo | None]:
+        uri, number = ref["document"], ref.get("version")
+        try:
+            info = self.store.document(uri)
+        except Exception:  # NotFound
+            return [], None
+        version = next((v for v in info.versions if (v.version_no == number if number else v.is_current)), None)
+        if version is None:
+            return [], None
+        self._cache.versions[version.version_id] = version
+        return self._version_chunks(version.version_id), version
+
+    def _misattributed(
+        self, quote: str, marker: str, cited: ChunkInfo | None, injected: dict[str, str]
+    ) -> dict[str, Any] | None:
+        others = [(mk, self._chunk(cid)) for mk, cid in injected.items() if mk != marker]
+        for mk, c in others:
+            if c is None:
+                continue
+            m = self._locate(quote, c)
+            if m.found:
+                return {
+                    "marker": mk,
+                    "chunk_id": c.chunk_id,
+                    "status": "verified" if m.kind == "exact" else "verified_fuzzy",
+                    "score": m.score,
+                    **_loc_json(self._resolve(c, m)),
+                }
+        if cited is not None:
+            rest = [c for c in self._version_chunks(cited.version_id) if c.chunk_id != cited.chunk_id]
+            hit = self._best_in(quote, rest)
+            if hit is not None:
+                c, m = hit
+                return {
+                    "marker": None,
+                    "chunk_id": c.chunk_id,
+                    "status": "verified" if m.kind == "exact" else "verified_fuzzy",
+                    "score": m.score,
+                    **_loc_json(self._resolve(c, m)),
+                }
+        return None
+
+    def _reanchor(self, quote: str, version: VersionInfo) -> dict[str, Any]:
+        current = self.store.current_version(version.document_uri)
+        if current is None:
+            return {"current_version": None, "found": False}
+        self._cache.versions[current.version_id] = current
+        hit = self._best_in(quote, self._version_chunks(current.version_id))
+        if hit is None:
+            return {"current_version": current.version_no, "found": False}
+        c, m = hit
+        loc = self._resolve(c, m)
+        return {
+            "current_version": current.version_no,
+            "found": True,
+            "chunk_id": c.chunk_id,
+            "status": "verified" if m.kind == "exact" else "verified_fuzzy",
+            "score": m.score,
+            **_loc_json(loc),
+        }
+
+    def _evidence_flags(self, result: CitationResult, cit: CitationInput, chunk: ChunkInfo, m: Match) -> None:
+        evidence = _sentences_around(chunk.text, m.start, m.end)
+        folded_evidence = fold(evidence).text
+        said = " ".join(x for x in (cit.quote, cit.claim) if x)
+        numbers = set(_DIGITS.findall(fold(said).text))
+        if any(n not in folded_evidence for n in numbers):
+            result.flags.append("numeric_mismatch")
+        if cit.claim and _negated(cit.claim) != _negated(evidence):
+            result.flags.append("negation_mismatch")
+        missing = [t for t in cit.required_terms if fold(t).text not in folded_evidence]
+        if missing:
+            result.flags.append("missing_terms")
+            result.reason += f"; missing terms: {', '.join(missing)}"
+
+    def _check_source(self, result: CitationResult, version: VersionInfo) -> None:
+        current = self.store.current_files().get(version.document_uri)
+        path = current.last_path if current else None
+        if current is None or path is None or not os.path.exists(path) or sha256_file(path) != current.content_sha256:
+            result.flags.append("source_changed")
+
+    # ------------------------------------------------------------------ whole answers
+
+    def verify(self, answer: AnswerInput, *, context_id: str | None = None) -> Report:
+        self._cache = _Cache()
+        context_id = context_id or answer.context
+        if answer.sources is not None and context_id is not None:
+            raise InputError("give either 'sources' or a context id, not both")
+        if answer.sources is not None:
+            injected = dict(answer.sources)
+        elif context_id is not None:
+            try:
+                injected = dict(self.store.context(context_id).sources)
+            except NotFound as exc:
+                raise InputError(str(exc)) from None
+        elif answer.document_refs:
+            injected = {}
+        else:
+            raise InputError("no injected set: give 'sources', 'context' or --context ID")
+        results = [self.check(c, injected, answer.document_refs) for c in answer.citations]
+        cited = {c.sentence for c in answer.citations if c.sentence is not None}
+        sentences = [
+            SentenceResult(s.text, s.start, s.end, s.markers, is_asserting(s.text), bool(s.markers) or i in cited)
+            for i, s in enumerate(answer.sentences)
+        ]
+        report = Report(
+            results,
+            sentences,
+            answer.answer,
+            hashlib.sha256(answer.answer.encode()).hexdigest(),
+            context_id,
+            self.options.policy,
+        )
+        if self.options.log:
+            report.run_id = self.store.log_verification(
+                answer_sha256=report.answer_sha256,
+                context_id=context_id,
+                policy=self.options.policy,
+                coverage=report.coverage,
+                results=[(r.marker, r.chunk_id, r.status, r.flags, r.score) for r in results],
+            )
+        return report
+
+
+def verify_answer(
+    store: Store,
+    answer: str | bytes | Path | dict[str, Any],
+    *,
+    context_id: str | None = None,
+    options: VerifyOptions = VerifyOptions(),
+) -> Report:
+    """Verify an answer (a dict, JSON text or bytes, or a path to a JSON file) against ``store``."""
+    name = str(answer) if isinstance(answer, Path) else "answer"
+    data = load_answer(answer, name=name)
+    parsed = parse_answer(data, name=name)
+    return Verifier(store, options).verify(parsed, context_id=context_id)
+
+
+def _resolve_marker(marker: str, injected: dict[str, str], refs: dict[str, dict[str, Any]]) -> str | None:
+    """``1`` may refer to ``S1`` (and back): answers often drop the prefix the prompt used."""
+    for candidate in (marker, f"S{marker}", marker[1:] if marker[:1] in "Ss" else None):
+        if candidate is not None and (candidate in injected or candidate in refs):
+            return candidate
+    return None
+
+
+def _loc_json(loc: Location) -> dict[str, Any]:
+    return {
+        "document": {
+            "uri": loc.document_uri,
+            "version": loc.version_no,
+            "content_hash": f"sha256:{loc.content_sha256}",
+            "current": loc.current,
+        },
+        "version_id": loc.version_id,
+        "range": {"start": loc.start, "end": loc.end},
+        "text": loc.text,
+        "pages": list(loc.pages),
+        "boxes": list(loc.boxes),
+    }
+
+
+def _noise_summary(m: Match) -> str:
+    kinds = sorted({d.kind for d in m.differences})
+    return ", ".join(kinds) if kinds else "character-level differences"
+
+
+def _sentences_around(text: str, start: int, end: int) -> str:
+    """The sentences of ``text`` that the span ``[start, end)`` touches."""
+    s = max(text.rfind(". ", 0, start), text.rfind("\n", 0, start))
+    e_candidates = [i for i in (text.find(". ", end), text.find("\n", end)) if i >= 0]
+    e = min(e_candidates) + 1 if e_candidates else len(text)
+    return text[s + 1 if s >= 0 else 0 : e]
+
+
+def _negated(text: str) -> bool:
+    words = [w.lower() for w in re.findall(r"[^\W\d_]+(?:['’]t)?", text)]
+    return any(w in NEGATIONS or w.endswith(("n't", "n’t")) for w in words)
+
+
+def report_json(report: Report) -> str:
+    return json.dumps(report.as_json(), ensure_ascii=False, indent=2)
