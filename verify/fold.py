@@ -2,6 +2,8 @@
 variants. Every fold keeps an offset map, so a match found in folded text is reported in the
 source's own characters.
 
+``(cid:N)`` (a glyph pdfminer could not map to Unicode) folds to one U+FFFD.
+
 Folding is for comparison only; the cleaned chunk text (what went into the prompt) keeps its case
 and punctuation.
 """
@@ -15,13 +17,18 @@ from ingest.clean.characters import LIGATURES
 from ingest.offsets import Edit, OffsetMap, apply_edits
 
 QUOTES = dict.fromkeys("‘’‚‛′`´", "'") | dict.fromkeys("“”„‟″«»「」『』", '"')
-DASHES = dict.fromkeys("‐‑‒–—―−﹣－", "-")
+# hyphens fold to "-", dashes to "—", kept apart so that only a hyphen can be a line-split hyphen
+DASHES = dict.fromkeys("‐‑‒", "-") | dict.fromkeys("–—―−﹣－", "—")
+#: What an unmapped glyph folds to: one unknown character, which a fuzzy match counts as a typo.
+UNMAPPED = "\ufffd"
 #: Characters removed outright (soft hyphen, zero-width characters, byte-order mark).
 INVISIBLE = "\u00ad\u200b\u200c\u200d\u2060\ufeff"
 
 _CHAR_FOLD: dict[str, str] = {**QUOTES, **DASHES, **LIGATURES}
+_INVISIBLE = re.compile("[" + INVISIBLE + "]")
 _SPECIAL = re.compile(
-    "[" + re.escape("".join(_CHAR_FOLD)) + INVISIBLE + r"]"
+    r"\(cid:\d+\)"  # pdfminer's name for a glyph without a Unicode mapping
+    "|[" + re.escape("".join(_CHAR_FOLD)) + r"]"
     r"|\s+"  # whitespace runs
     r"|(?<=[^\W\d_])-\s+(?=[^\W\d_])"  # a hyphen split across a line: "re- produce", "re-\nproduce"
 )
@@ -35,6 +42,13 @@ class Folded:
 
 def fold(text: str) -> Folded:
     """Case-fold and normalise ``text``; the map takes folded offsets back to ``text``."""
+    # invisible characters go first, so the rules below see the text as it reads
+    visible, visible_map = apply_edits(text, [Edit(m.start(), m.end(), "") for m in _INVISIBLE.finditer(text)])
+    folded = _fold_visible(visible)
+    return Folded(folded.text, visible_map.then(folded.map))
+
+
+def _fold_visible(text: str) -> Folded:
     edits: list[Edit] = []
     for m in _SPECIAL.finditer(text):
         s, e = m.span()
@@ -46,11 +60,20 @@ def fold(text: str) -> Folded:
                 edits.append(Edit(s, s + 1, " "))
                 if e > s + 1:
                     edits.append(Edit(s + 1, e, ""))
-        elif (g[0] == "-" and len(g) > 1) or g in INVISIBLE:
+        elif g[0] == "-" and len(g) > 1:
             edits.append(Edit(s, e, ""))
+        elif g.startswith("(cid:"):
+            edits.append(Edit(s, e, UNMAPPED))
         else:
             edits.append(Edit(s, e, _CHAR_FOLD[g]))
     first_text, first_map = apply_edits(text, edits)
+    # a space can end up at an edge once invisible characters next to it are gone ("a \u00ad")
+    if first_text[:1] == " " or first_text[-1:] == " ":
+        trim = [Edit(0, 1, "")] if first_text[:1] == " " else []
+        if first_text[-1:] == " " and len(first_text) > len(trim):
+            trim.append(Edit(len(first_text) - 1, len(first_text), ""))
+        first_text, trim_map = apply_edits(first_text, trim)
+        first_map = first_map.then(trim_map)
     # case folding last; when it keeps the length it is one for one and the map does not change,
     # otherwise character by character ("ß" -> "ss" becomes a block)
     lowered = first_text.casefold()

@@ -28,7 +28,7 @@ from store.store import Store
 from verify.coverage import is_asserting
 from verify.errors import InputError
 from verify.fold import Folded, fold
-from verify.match import ALTERED_MIN, FUZZY_THRESHOLD, NEGATIONS, Match, drift, locate
+from verify.match import ALTERED_MIN, FUZZY_THRESHOLD, NEGATIONS, Match, drift, locate, tokens
 from verify.parse import AnswerInput, CitationInput, load_answer, parse_answer
 from verify.report import CitationResult, Location, Report, SentenceResult
 
@@ -54,10 +54,14 @@ class VerifyOptions:
 
 @dataclass
 class _Cache:
+    """Lookups of immutable things (chunks and versions never change once stored), kept across
+    answers. Which version is current is looked up fresh every time."""
+
     chunks: dict[str, ChunkInfo | None] = field(default_factory=dict)
     folded: dict[str, Folded] = field(default_factory=dict)
     versions: dict[int, VersionInfo] = field(default_factory=dict)
     version_chunks: dict[int, list[ChunkInfo]] = field(default_factory=dict)
+    vocabulary: dict[int, frozenset[str]] = field(default_factory=dict)
 
 
 class Verifier:
@@ -95,11 +99,22 @@ class Verifier:
                 self._cache.chunks.setdefault(c.chunk_id, c)
         return self._cache.version_chunks[version_id]
 
+    def _vocabulary(self, version_id: int) -> frozenset[str]:
+        """The folded words of a whole document version: a quote word found there is a real word,
+        so a one-letter difference to it is a substitution, not a typo."""
+        if version_id not in self._cache.vocabulary:
+            words: set[str] = set()
+            for c in self._version_chunks(version_id):
+                words.update(tokens(self._folded(c).text))
+            self._cache.vocabulary[version_id] = frozenset(words)
+        return self._cache.vocabulary[version_id]
+
     def _locate(self, quote: str, chunk: ChunkInfo) -> Match:
         return locate(
             quote,
             chunk.text,
             folded_chunk=self._folded(chunk),
+            vocabulary=lambda: self._vocabulary(chunk.version_id),
             threshold=self.options.fuzzy_threshold,
             altered_min=self.options.altered_min,
         )
@@ -351,7 +366,6 @@ class Verifier:
     # ------------------------------------------------------------------ whole answers
 
     def verify(self, answer: AnswerInput, *, context_id: str | None = None) -> Report:
-        self._cache = _Cache()
         context_id = context_id or answer.context
         if answer.sources is not None and context_id is not None:
             raise InputError("give either 'sources' or a context id, not both")

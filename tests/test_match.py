@@ -1,0 +1,113 @@
+"""Folding and matching: literal tables, fold properties, and precision/recall on the calibration set."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ingest.offsets import Normalized, Original
+from verify.fold import DASHES, QUOTES, fold
+from verify.match import FUZZY_THRESHOLD, classify, drift, locate, tokens
+
+
+@pytest.mark.parametrize(
+    ("text", "folded"),
+    [
+        ("  Straße “Zitat” – ﬁne\u00ad  ", 'strasse "zitat" — fine'),
+        ("co‑operate", "co-operate"),
+        ("re- produce and re-\nproduce", "reproduce and reproduce"),
+        ("di(cid:11)erent", "di\ufffderent"),
+        ("ÉLÉGANT", "élégant"),
+        ("中文  句子", "中文 句子"),
+    ],
+)
+def test_fold_table(text: str, folded: str) -> None:
+    assert fold(text).text == folded
+
+
+def test_fold_map_reports_the_sources_own_characters() -> None:
+    text = "Die Straße „heißt“ ﬁnal"
+    f = fold(text)
+    at = f.text.index("strasse")
+    span = f.map.to_original(Normalized(at, at + len("strasse")))
+    assert text[span.start : span.end] == "Straße"
+    at = f.text.index("final")
+    assert f.map.to_original(Normalized(at, at + 5)) == Original(len(text) - 4, len(text))
+
+
+@given(st.text(alphabet="aÉß“”‘’—–-ﬁ\u00ad \n\t中😀x", max_size=50))
+def test_fold_properties(text: str) -> None:
+    f = fold(text)
+    m = f.map
+    assert m.normalized_length == len(f.text)
+    assert m.original_extent == Original(0, len(text))
+    for r in m.runs():
+        src, out = text[r.orig_start : r.orig_end], f.text[r.norm_start : r.norm_end]
+        if r.kind == 0:  # one for one: the same letter folded, a quote/dash variant, or a space
+            for a, b in zip(src, out, strict=True):
+                assert a.casefold() == b or QUOTES.get(a) == b or DASHES.get(a) == b or (a.isspace() and b == " ")
+        else:  # a ligature, ß, or similar expansion
+            assert len(src) == 1
+            assert src.casefold() == out or out in ("fi",)
+    assert fold(f.text).text == f.text  # folding is idempotent
+
+
+@pytest.mark.parametrize(
+    ("quote", "source", "kinds"),
+    [
+        ("the recieve step", "the receive step", ["typo"]),
+        ("a modem approach", "a modern approach", ["typo"]),  # OCR rn -> m
+        ("the 1ong document", "the long document", ["typo"]),  # OCR l -> 1 is not a number
+        ("di\ufffderent tables", "different tables", ["typo"]),  # an unmapped ligature glyph
+        ("a claim. Such", "a claim [3, 7]. Such", ["reference_marker"]),
+        ("humanevaluation is hard", "human evaluation is hard", ["spacing"]),
+        ("after 120 days", "after 90 days", ["number"]),
+        ("after four days", "after five days", ["number"]),
+        ("claims are reimbursed", "claims are not reimbursed", ["negation"]),
+        ("the pages show", "the page show", ["substituted"]),  # inflection changes the word
+        ("agreement along raters", "agreement among raters", ["substituted"]),  # a real word
+        ("they were paid", "them were paid", ["substituted"]),
+        ("不属于", "也属于", ["negation"]),
+        ("审议本次", "审动产次", ["substituted", "substituted"]),  # CJK: every character is a word
+    ],
+)
+def test_word_level_classification(quote: str, source: str, kinds: list[str]) -> None:
+    got = classify(tokens(fold(quote).text), tokens(fold(source).text))
+    assert [d.kind for d in got] == kinds
+
+
+def test_locate_reports_spans_in_the_chunks_own_characters() -> None:
+    chunk = "Für Kunden gilt: „Anträge werden nicht nach 90 Tagen erstattet“ [12]. Ende."
+    m = locate('"anträge werden nicht nach 90 tagen erstattet"', chunk)
+    assert m.kind == "exact"
+    assert chunk[m.start : m.end] == "„Anträge werden nicht nach 90 Tagen erstattet“"
+    m = locate("Anträge werden nicht nach 60 Tagen erstattet", chunk)
+    assert m.kind == "altered"
+    assert m.numeric_mismatch
+    assert (
+        drift(chunk, m, "Anträge werden nicht nach 60 Tagen erstattet")
+        == "Anträge werden nicht nach ⟦90⟧ Tagen erstattet"
+    )
+    m = locate("Antrage werden nicht nach 90 Tagen erstatet. Ende", chunk)
+    assert m.kind == "fuzzy"
+    assert m.score >= FUZZY_THRESHOLD
+    assert {d.kind for d in m.differences} <= {"typo", "reference_marker", "punctuation"}
+
+
+def test_calibration_set_precision_and_recall() -> None:
+    """The labelled set the threshold was chosen on (see benchmarks/calibration/README.md)."""
+    from benchmarks.calibration.build import build
+
+    pairs = build(seed=13)
+    tp = fp = fn = 0
+    for pair in pairs:
+        accepted = locate(pair["quote"], pair["chunk"]).found
+        positive = pair["label"] == "match"
+        tp += accepted and positive
+        fp += accepted and not positive
+        fn += positive and not accepted
+    assert len(pairs) >= 250
+    precision, recall = tp / (tp + fp), tp / (tp + fn)
+    assert precision >= 0.99, (precision, recall)
+    assert recall >= 0.99, (precision, recall)
