@@ -106,22 +106,27 @@ def layout_page(
         last = -1
         for i in row:
             if frag is not None:
-                gap = x0[i] - x1[last]
+                xi, xl = x0[i], x1[last]
+                gap = xi - xl
                 em = size[i] if size[i] > 0 else bottom[i] - top[i]
-                if texts[i] == texts[last] and abs(x0[i] - x0[last]) < 0.3 * max(x1[i] - x0[i], 0.1):
+                t = texts[i]
+                if t == texts[last] and abs(xi - x0[last]) < 0.3 * max(x1[i] - xi, 0.1):
                     continue  # the same glyph drawn twice
                 if gap <= FRAGMENT_GAP * em:
                     frag.chars.append(i)
-                    # CJK glyphs sit in em boxes whose reported widths vary by parser: only a wide
-                    # gap next to one is a space
-                    wide = is_cjk(texts[i][0]) or is_cjk(texts[last][-1])
-                    frag.spaces.append(
-                        gap > (CJK_SPACE_GAP if wide else SPACE_GAP) * em
-                        or (hinted and last == i - 1 and space_before[i] and gap > 0)  # type: ignore[index]
-                    )
-                    frag.x1 = max(frag.x1, x1[i])
-                    frag.top = min(frag.top, top[i])
-                    frag.bottom = max(frag.bottom, bottom[i])
+                    if gap > SPACE_GAP * em:
+                        # CJK glyphs sit in em boxes whose reported widths vary by parser: only a
+                        # wide gap next to one is a space
+                        space = gap > CJK_SPACE_GAP * em or not (is_cjk(t[0]) or is_cjk(texts[last][-1]))
+                    else:
+                        space = hinted and last == i - 1 and space_before[i] and gap > 0  # type: ignore[index]
+                    frag.spaces.append(space)
+                    if x1[i] > frag.x1:
+                        frag.x1 = x1[i]
+                    if top[i] < frag.top:
+                        frag.top = top[i]
+                    if bottom[i] > frag.bottom:
+                        frag.bottom = bottom[i]
                     last = i
                     continue
                 frags.append(frag)

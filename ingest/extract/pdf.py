@@ -188,7 +188,6 @@ def extract_pdfium(source: SourceFile, *, password: str | None = None, limits: L
     import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_c
 
-    get_unicode = pdfium_c.FPDFText_GetUnicode
     get_box = pdfium_c.FPDFText_GetLooseCharBox
     get_size = pdfium_c.FPDFText_GetFontSize
     rect = pdfium_c.FS_RECTF()
@@ -209,8 +208,8 @@ def extract_pdfium(source: SourceFile, *, password: str | None = None, limits: L
                     texts, x0s, x1s, tops, bottoms, sizes = pg.texts, pg.x0, pg.x1, pg.top, pg.bottom, pg.size
                     spaces = pg.space_before
                     space = False
-                    for i in range(textpage.count_chars()):
-                        code = get_unicode(tp, i)
+                    last_height, size = -1.0, 0.0
+                    for i, code in enumerate(_page_codes(tp, textpage.count_chars(), pdfium_c)):
                         # generated spaces and line breaks are dropped here, as the layout would
                         if code == 2 or code == 0xFFFE:
                             code = 0x2D  # pdfium's mark for a hyphen that ends a line; the glyph is "-"
@@ -224,7 +223,12 @@ def extract_pdfium(source: SourceFile, *, password: str | None = None, limits: L
                         ch = chr(code) if code < 0x110000 else "\ufffd"
                         if not get_box(tp, i, rect_ref):
                             continue
-                        size = get_size(tp, i)
+                        # one call per run of glyphs: the same font at the same size has the same
+                        # loose box height, so the size is only asked for when the height changes
+                        height = rect.top - rect.bottom
+                        if height != last_height:
+                            size = get_size(tp, i)
+                            last_height = height
                         if upright:
                             left, right, bottom = rect.left + ox, rect.right + ox, oy - rect.bottom
                         else:
@@ -264,6 +268,20 @@ def extract_pdfium(source: SourceFile, *, password: str | None = None, limits: L
         raise _pdfium_error(source.path, exc) from None
     finally:
         doc.close()
+
+
+def _page_codes(textpage: object, count: int, pdfium_c: Any) -> list[int]:
+    """The code of every character of a pdfium text page: one bulk ``FPDFText_GetText`` call (UTF-16
+    units kept unpaired, one per character index), or one call per character when pdfium's text
+    and its character count disagree (a few pages do)."""
+    if count <= 0:
+        return []
+    buf = (ctypes.c_ushort * (count + 1))()
+    got = pdfium_c.FPDFText_GetText(textpage, 0, count, buf)
+    text = bytes(buf)[: 2 * max(got - 1, 0)].decode("utf-16-le", "surrogatepass")
+    if len(text) == count:
+        return [ord(ch) for ch in text]
+    return [pdfium_c.FPDFText_GetUnicode(textpage, i) for i in range(count)]
 
 
 def _display_transform(
