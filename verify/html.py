@@ -43,7 +43,7 @@ a.cite.ok{background:#e3f6e8}a.cite.fuzzy{background:#eef7dd}a.cite.warn{backgro
 .card blockquote{margin:6px 0;padding:4px 10px;border-left:3px solid #c9ced6;font-size:13px}
 .drift{font-size:13px}.drift mark{background:#fde4e1}
 figure.page{position:relative;margin:8px 0;border:1px solid #c9ced6;display:inline-block;max-width:100%}
-figure.page img,figure.page svg{display:block;max-width:100%;height:auto}
+figure.page{width:100%}figure.page .pageimg{width:100%;background-size:100% 100%;background-repeat:no-repeat}
 figure.page figcaption{font-size:12px;color:#4a5263;padding:2px 6px}
 .hl{position:absolute;background:rgba(255,213,0,.35);outline:2px solid rgba(230,170,0,.9);pointer-events:none}
 .hl.other{background:rgba(80,140,255,.25);outline-color:rgba(40,90,220,.8)}
@@ -76,6 +76,7 @@ class _Pages:
         self._docs: dict[int, Any] = {}
         self._sizes: dict[int, dict[int, tuple[float, float]]] = {}
         self._images: dict[tuple[int, int], str] = {}
+        self._classes: dict[tuple[int, int], str] = {}
 
     def size(self, version_id: int, page: int) -> tuple[float, float] | None:
         if version_id not in self._sizes:
@@ -112,7 +113,7 @@ class _Pages:
         if doc is not None and 0 < page <= len(doc):
             bitmap = doc[page - 1].render(scale=RENDER_SCALE)
             buf = io.BytesIO()
-            bitmap.to_pil().save(buf, format="PNG", optimize=True)
+            bitmap.to_pil().save(buf, format="PNG", compress_level=6)
             url = "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
         if not url:
             url = self._svg(version_id, page)
@@ -138,6 +139,17 @@ class _Pages:
             )
         parts.append("</svg>")
         return "data:image/svg+xml;base64," + base64.b64encode("".join(parts).encode("utf-8")).decode("ascii")
+
+    def css_class(self, version_id: int, page: int) -> str:
+        """A CSS class whose background is the page image: each image is embedded once, however
+        many citations show that page."""
+        key = (version_id, page)
+        if key not in self._classes:
+            self._classes[key] = f"pg{len(self._classes) + 1}"
+        return self._classes[key]
+
+    def stylesheet(self) -> str:
+        return "".join(f".{name}{{background-image:url({self.image(*key)})}}" for key, name in self._classes.items())
 
     def close(self) -> None:
         for doc in self._docs.values():
@@ -168,7 +180,8 @@ def _figure(
     )
     return (
         f'<figure class="page" data-cite="{n}" data-page="{page}" data-width="{w:g}" data-height="{h:g}">'
-        f'<img alt="page {page}" src="{pages.image(version_id, page)}">{hls}'
+        f'<div class="pageimg {pages.css_class(version_id, page)}" role="img" aria-label="page {page}" '
+        f'style="aspect-ratio:{w:g}/{h:g}"></div>{hls}'
         f"<figcaption>{_e(label)} — page {page}</figcaption></figure>"
     )
 
@@ -236,6 +249,7 @@ def build_html(report: Report, store: Any = None) -> str:
     pages = _Pages(store) if store is not None else None
     try:
         cards = "".join(_card(pages, n, c) for n, c in enumerate(report.citations, start=1))
+        images = pages.stylesheet() if pages is not None else ""
     finally:
         if pages is not None:
             pages.close()
@@ -245,7 +259,7 @@ def build_html(report: Report, store: Any = None) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; img-src data:; '
         "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">"
-        f"<title>citeline report</title><style>{_CSS}</style></head><body>"
+        f"<title>citeline report</title><style>{_CSS}</style><style>{images}</style></head><body>"
         '<header><h1>citeline verification report</h1><div class="sum">'
         f"{s['verified']} of {s['citations']} citations verified · "
         f"coverage {s['coverage']:.0%} · {s['uncited']} uncited asserting sentence(s)</div></header>"

@@ -343,22 +343,19 @@ def _find_word_aligned(haystack: str, needle: str) -> int:
 def drift(chunk_text: str, match: Match, quote: str) -> str:
     """The source's own text of a match, with the words that differ from the quote marked
     ⟦like this⟧ (noise such as typos and reference markers is not marked)."""
-    s, e = match.start, match.end
-    source = chunk_text[s:e]
-    tokens = [(m.start(), m.end(), fold(m.group()).text) for m in _TOKEN.finditer(source)]
+    source = chunk_text[match.start : match.end]
+    folded = fold(source)
+    found = list(_TOKEN.finditer(folded.text))
+    source_words = [m.group() for m in found]
     quote_words = _TOKEN.findall(fold(quote).text)
-    source_words = [t[2] for t in tokens]
     marked: set[int] = set()
-    for op in Levenshtein.opcodes(quote_words, source_words):
-        if op.tag == "equal" or op.dest_start == op.dest_end:
-            continue
-        diffs = classify(quote_words[op.src_start : op.src_end], source_words[op.dest_start : op.dest_end])
-        if any(not d.noise for d in diffs):
-            marked.update(range(op.dest_start, op.dest_end))
+    for qs, qe, ss, se in _blocks(quote_words, source_words):
+        if ss < se and any(not d.noise for d in classify(quote_words[qs:qe], source_words[ss:se])):
+            marked.update(range(ss, se))
     out, pos = [], 0
-    for i, (a, b, _) in enumerate(tokens):
-        if i in marked:
-            out.append(source[pos:a] + "⟦" + source[a:b] + "⟧")
-            pos = b
+    for i in sorted(marked):
+        span = folded.map.to_original(Normalized(found[i].start(), found[i].end()))
+        out.append(source[pos : span.start] + "⟦" + source[span.start : span.end] + "⟧")
+        pos = span.end
     out.append(source[pos:])
     return "".join(out).replace("⟧⟦", "")

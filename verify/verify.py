@@ -20,10 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rapidfuzz import fuzz, process
+
 from ingest.extract.files import sha256_file
+from ingest.extract.model import Geometry
 from ingest.offsets import Normalized
 from store.errors import NotFound
-from store.records import ChunkInfo, VersionInfo
+from store.records import ChunkInfo, PageInfo, VersionInfo
 from store.store import Store
 from verify.coverage import is_asserting
 from verify.errors import InputError
@@ -35,6 +38,13 @@ from verify.report import CitationResult, Location, Report, SentenceResult
 #: A quote shorter than this (characters, after folding) or with fewer words matches too easily.
 MIN_QUOTE_CHARS = 20
 MIN_QUOTE_WORDS = 4
+#: How many chunks, ranked by rapidfuzz partial_ratio, get a full alignment when a quote is looked
+#: for among many chunks (the other injected ones, or a whole document).
+SCREEN_CANDIDATES = 3
+#: ... after dropping chunks holding less than this share of the quote's words (of three letters or more).
+SCREEN_WORD_SHARE = 0.6
+#: Document versions whose raw stream and geometry are kept in memory for resolving quotes.
+VERSION_CACHE = 32
 POLICIES = ("annotate", "strict", "strip")
 
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
@@ -62,6 +72,8 @@ class _Cache:
     versions: dict[int, VersionInfo] = field(default_factory=dict)
     version_chunks: dict[int, list[ChunkInfo]] = field(default_factory=dict)
     vocabulary: dict[int, frozenset[str]] = field(default_factory=dict)
+    chunk_words: dict[str, frozenset[str]] = field(default_factory=dict)
+    version_data: dict[int, tuple[str, Geometry, list[PageInfo]]] = field(default_factory=dict)
 
 
 class Verifier:
@@ -99,13 +111,19 @@ class Verifier:
                 self._cache.chunks.setdefault(c.chunk_id, c)
         return self._cache.version_chunks[version_id]
 
+    def _chunk_words(self, chunk: ChunkInfo) -> frozenset[str]:
+        words = self._cache.chunk_words.get(chunk.chunk_id)
+        if words is None:
+            words = self._cache.chunk_words[chunk.chunk_id] = frozenset(tokens(self._folded(chunk).text))
+        return words
+
     def _vocabulary(self, version_id: int) -> frozenset[str]:
         """The folded words of a whole document version: a quote word found there is a real word,
         so a one-letter difference to it is a substitution, not a typo."""
         if version_id not in self._cache.vocabulary:
             words: set[str] = set()
             for c in self._version_chunks(version_id):
-                words.update(tokens(self._folded(c).text))
+                words.update(self._chunk_words(c))
             self._cache.vocabulary[version_id] = frozenset(words)
         return self._cache.vocabulary[version_id]
 
@@ -120,25 +138,64 @@ class Verifier:
         )
 
     def _best_in(self, quote: str, chunks: Iterable[ChunkInfo]) -> tuple[ChunkInfo, Match] | None:
-        """The best place for a quote among chunks: an exact match first, then the best fuzzy one."""
+        """The best place for a quote among chunks: an exact match first, then the best fuzzy one.
+
+        Chunks are screened in C first (a substring test on the folded texts, then rapidfuzz's
+        ``partial_ratio`` over all of them), so only a few candidates get the full alignment: a
+        failing citation can search a whole document quickly."""
+        pool = list(chunks)
+        if not pool:
+            return None
+        folded_quote = fold(quote).text
+        texts = [self._folded(c).text for c in pool]
+        for c, text in zip(pool, texts, strict=True):
+            if folded_quote in text:
+                m = self._locate(quote, c)
+                if m.kind == "exact":
+                    return c, m
+        if len(pool) > SCREEN_CANDIDATES:
+            # a fuzzy match keeps most of the quote's words: drop chunks that lack them (set
+            # lookups), then rank the rest by partial_ratio (in C)
+            words = {w for w in tokens(folded_quote) if len(w) > 2}
+            if words:
+                need = SCREEN_WORD_SHARE * len(words)
+                keep = [i for i, c in enumerate(pool) if len(words & self._chunk_words(c)) >= need]
+                pool, texts = [pool[i] for i in keep], [texts[i] for i in keep]
+            screened = process.extract(
+                folded_quote,
+                texts,
+                scorer=fuzz.partial_ratio,
+                limit=SCREEN_CANDIDATES,
+                score_cutoff=self.options.fuzzy_threshold - 5,
+            )
+            pool = [pool[index] for _, _, index in screened]
+        candidates = pool
         best: tuple[ChunkInfo, Match] | None = None
-        for c in chunks:
+        for c in candidates:
             m = self._locate(quote, c)
-            if m.kind == "exact":
-                return c, m
             if m.kind == "fuzzy" and (best is None or m.score > best[1].score):
                 best = (c, m)
         return best
 
+    def _version_data(self, version_id: int) -> tuple[str, Geometry, list[PageInfo]]:
+        """Raw stream, line geometry and pages of a version (immutable, so kept; the least recently
+        used versions are dropped beyond :data:`VERSION_CACHE`)."""
+        data = self._cache.version_data.pop(version_id, None)
+        if data is None:
+            data = (self.store.raw_text(version_id), self.store.geometry(version_id), self.store.pages(version_id))
+            if len(self._cache.version_data) >= VERSION_CACHE:
+                self._cache.version_data.pop(next(iter(self._cache.version_data)))
+        self._cache.version_data[version_id] = data  # most recently used last
+        return data
+
     def _resolve(self, chunk: ChunkInfo, match: Match) -> Location:
         version = self._version(chunk.version_id)
+        raw, geometry, page_list = self._version_data(chunk.version_id)
         clean = Normalized(match.start, match.end)
         raw_range = chunk.map.to_original(clean)
-        boxes = self.store.boxes(chunk.version_id, chunk.map.source_spans(clean))
+        boxes = geometry.boxes(chunk.map.source_spans(clean), raw)
         pages = sorted({b.page for b in boxes}) or [
-            p.page_no
-            for p in self.store.pages(chunk.version_id)
-            if p.raw_start < raw_range.end and raw_range.start < p.raw_end
+            p.page_no for p in page_list if p.raw_start < raw_range.end and raw_range.start < p.raw_end
         ]
         return Location(
             document_uri=version.document_uri,
@@ -147,7 +204,7 @@ class Verifier:
             current=version.is_current,
             start=raw_range.start,
             end=raw_range.end,
-            text=self.store.raw_text(chunk.version_id, raw_range),
+            text=raw[raw_range.start : raw_range.end],
             pages=tuple(pages),
             boxes=tuple(b.as_dict() for b in boxes),
             version_id=chunk.version_id,
@@ -297,19 +354,17 @@ class Verifier:
     def _misattributed(
         self, quote: str, marker: str, cited: ChunkInfo | None, injected: dict[str, str]
     ) -> dict[str, Any] | None:
-        others = [(mk, self._chunk(cid)) for mk, cid in injected.items() if mk != marker]
-        for mk, c in others:
-            if c is None:
-                continue
-            m = self._locate(quote, c)
-            if m.found:
-                return {
-                    "marker": mk,
-                    "chunk_id": c.chunk_id,
-                    "status": "verified" if m.kind == "exact" else "verified_fuzzy",
-                    "score": m.score,
-                    **_loc_json(self._resolve(c, m)),
-                }
+        others = {mk: c for mk, cid in injected.items() if mk != marker and (c := self._chunk(cid)) is not None}
+        hit = self._best_in(quote, others.values())
+        if hit is not None:
+            c, m = hit
+            return {
+                "marker": next(mk for mk, x in others.items() if x is c),
+                "chunk_id": c.chunk_id,
+                "status": "verified" if m.kind == "exact" else "verified_fuzzy",
+                "score": m.score,
+                **_loc_json(self._resolve(c, m)),
+            }
         if cited is not None:
             rest = [c for c in self._version_chunks(cited.version_id) if c.chunk_id != cited.chunk_id]
             hit = self._best_in(quote, rest)

@@ -109,15 +109,15 @@ def layout_page(
                 xi, xl = x0[i], x1[last]
                 gap = xi - xl
                 em = size[i] if size[i] > 0 else bottom[i] - top[i]
-                t = texts[i]
-                if t == texts[last] and abs(xi - x0[last]) < 0.3 * max(x1[i] - xi, 0.1):
+                glyph = texts[i]
+                if glyph == texts[last] and abs(xi - x0[last]) < 0.3 * max(x1[i] - xi, 0.1):
                     continue  # the same glyph drawn twice
                 if gap <= FRAGMENT_GAP * em:
                     frag.chars.append(i)
                     if gap > SPACE_GAP * em:
                         # CJK glyphs sit in em boxes whose reported widths vary by parser: only a
                         # wide gap next to one is a space
-                        space = gap > CJK_SPACE_GAP * em or not (is_cjk(t[0]) or is_cjk(texts[last][-1]))
+                        space = gap > CJK_SPACE_GAP * em or not (is_cjk(glyph[0]) or is_cjk(texts[last][-1]))
                     else:
                         space = hinted and last == i - 1 and space_before[i] and gap > 0  # type: ignore[index]
                     frag.spaces.append(space)

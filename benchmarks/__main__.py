@@ -1,0 +1,84 @@
+"""Run the benchmarks: ``python -m benchmarks [extract] [transforms] [ingest] [verify] [report]``
+(all when none is named). Results go to benchmarks/results/<name>.json and a Markdown summary to
+benchmarks/results/summary.md; the README quotes them."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from benchmarks import bench_extract, bench_ingest, bench_report, bench_transforms, bench_verify
+from benchmarks.common import RESULTS, machine, save
+
+BENCHMARKS = {
+    "extract": bench_extract.run,
+    "transforms": bench_transforms.run,
+    "ingest": bench_ingest.run,
+    "verify": bench_verify.run,
+    "report": bench_report.run,
+}
+
+
+def summary(results: dict[str, dict[str, Any]]) -> str:
+    m = machine()
+    lines = [f"Measured {m['date']} on {m['cpus']} CPUs, Python {m['python']}.", ""]
+    if "extract" in results:
+        r = results["extract"]
+        lines += ["| extraction (text-layer corpus PDFs) | pages/s |", "|---|---|"]
+        lines += [f"| {k} | {v} |" for k, v in r["pages_per_second"].items()]
+        lines += [""] + [f"* {k}: **{v}**" for k, v in r["ratios"].items()] + [""]
+    if "transforms" in results:
+        r = results["transforms"]
+        lines += [
+            f"* clean + chunk: {r['mb_per_second']} MB/s over {r['text_mb']} MB; "
+            f"{r['chain_share_of_extraction']:.1%} of pdfplumber's extraction time per page; "
+            f"document map {r['map_bytes_per_text_byte']}x and chunk maps {r['chunk_maps_bytes_per_text_byte']}x "
+            f"the text size; peak {r['peak_memory_mb']} MB",
+            "",
+        ]
+    if "ingest" in results:
+        r = results["ingest"]
+        lines += [
+            f"* ingest, 1 worker: {r['workers_1']['pages_per_second']} pages/s "
+            f"(raw extract_text: {r['reference_pages_per_second']}; ratio "
+            f"**{r['ratios']['ingest (1 worker) / raw extract_text']}**); 2 workers: "
+            f"{r['workers_2']['pages_per_second']} pages/s (**{r['ratios']['2 workers / 1 worker']}x**)",
+            f"* re-ingest of the unchanged corpus: {r['reingest_seconds']} s "
+            f"({r['reingest_share_of_first']:.2%} of the first ingest)",
+            f"* database: {r['database_bytes_per_page']} bytes per page (the PDFs: {r['raw_pdf_bytes_per_page']})",
+            "",
+        ]
+    if "verify" in results:
+        r = results["verify"]
+        lines += [
+            f"* verify: {r['citations_per_second']} citations/s, p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms "
+            f"({r['chunk_chars']}-character chunks); difflib sliding window "
+            f"{r['difflib_reference_ms_per_citation']} ms per citation: "
+            f"**{r['speedup_vs_difflib_same_cases']}x** faster",
+            "",
+        ]
+    if "report" in results:
+        r = results["report"]
+        lines += [
+            f"* HTML report, {r['citations']} citations over {r['pages_rendered']} pages: "
+            f"{r['total_seconds']} s ({r['render_seconds']} s rendering)",
+            "",
+        ]
+    return "\n".join(lines)
+
+
+def main(names: list[str]) -> None:
+    chosen = names or list(BENCHMARKS)
+    unknown = [n for n in chosen if n not in BENCHMARKS]
+    if unknown:
+        raise SystemExit(f"unknown benchmark(s): {', '.join(unknown)}; choose from {', '.join(BENCHMARKS)}")
+    results = {name: BENCHMARKS[name]() for name in chosen}
+    for name, data in results.items():
+        save(name, data)
+    text = summary(results)
+    (RESULTS / "summary.md").write_text(text + "\n", encoding="utf-8")
+    print("\n" + text)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

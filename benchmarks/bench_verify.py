@@ -1,0 +1,117 @@
+"""Citation verification speed: citations per second in-process (``Verifier.check`` with the store's
+lookups cached, as in a RAG request path) on 2,000-character chunks, p50/p99 latency, against the
+common reference approach (a ``difflib.SequenceMatcher`` window sliding over the chunk) on the same
+cases in the same run."""
+
+from __future__ import annotations
+
+import difflib
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks.common import FIXTURES, section, text_layer_pdfs
+from ingest.pipeline import PipelineSettings
+from store import IngestOptions, Store, ingest
+from verify.parse import CitationInput
+from verify.verify import Verifier, VerifyOptions
+
+CHUNK_CHARS = 2000
+CASES = 600
+CONTEXT_SIZE = 8
+
+
+def difflib_sliding(quote: str, chunk: str) -> float:
+    """The reference: best SequenceMatcher ratio of the quote against every window of its length."""
+    n = len(quote)
+    best = 0.0
+    matcher = difflib.SequenceMatcher(autojunk=False)
+    matcher.set_seq2(quote)
+    for i in range(0, max(1, len(chunk) - n + 1)):
+        matcher.set_seq1(chunk[i : i + n])
+        if matcher.real_quick_ratio() <= best or matcher.quick_ratio() <= best:
+            continue
+        best = max(best, matcher.ratio())
+    return best
+
+
+def _mutate(quote: str, rng: random.Random) -> str:
+    words = quote.split()
+    kind = rng.choice(["exact", "typo", "number", "swap"])
+    if kind == "typo":
+        i = rng.randrange(len(words))
+        w = words[i]
+        if len(w) > 4:
+            j = rng.randrange(1, len(w) - 1)
+            words[i] = w[:j] + w[j + 1 :]
+    elif kind == "number":
+        words.append("42")
+    elif kind == "swap" and len(words) > 3:
+        words[1], words[2] = words[2], words[1]
+    return " ".join(words)
+
+
+def run() -> dict[str, Any]:
+    rng = random.Random(7)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "docs"
+        folder.mkdir()
+        for path, _ in text_layer_pdfs()[:8]:
+            (folder / path.name).symlink_to(path)
+        (folder / "policy_handbook.pdf").symlink_to(FIXTURES / "policy_handbook.pdf")
+        settings = PipelineSettings(chunk_target=CHUNK_CHARS, chunk_overlap=200)
+        with Store(f"sqlite:///{Path(tmp) / 'v.db'}") as store:
+            with section("index with 2,000-character chunks"):
+                ingest(store, [folder], IngestOptions(settings=settings, workers=2))
+            chunks = [c for c in store.iter_chunks() if len(c.text) >= 1500]
+            cases = []
+            for _ in range(CASES):
+                c = rng.choice(chunks)
+                start = rng.randrange(0, len(c.text) - 200)
+                start = c.text.find(" ", start) + 1
+                quote = c.text[start : start + rng.randrange(60, 200)].rsplit(" ", 1)[0]
+                cases.append((c, _mutate(quote, rng)))
+            verifier = Verifier(store, VerifyOptions(log=False))
+
+            def context(i: int) -> dict[str, str]:
+                # the cited chunk among seven others, as in a RAG prompt
+                others = rng.sample(chunks, CONTEXT_SIZE - 1)
+                return {"S1": cases[i][0].chunk_id} | {f"S{k + 2}": c.chunk_id for k, c in enumerate(others)}
+
+            contexts = [context(i) for i in range(CASES)]
+            for i in range(20):  # warm the caches, as a long-running service would have them
+                verifier.check(CitationInput("S1", cases[i][1]), contexts[i], {})
+            latencies = []
+            statuses: dict[str, int] = {}
+            with section(f"citeline: {CASES} citations, {CONTEXT_SIZE} injected chunks each"):
+                for i, (_, q) in enumerate(cases):
+                    t0 = time.perf_counter()
+                    checked = verifier.check(CitationInput("S1", q), contexts[i], {})
+                    latencies.append(time.perf_counter() - t0)
+                    statuses[checked.status] = statuses.get(checked.status, 0) + 1
+            sample = cases[:60]
+            with section(f"difflib sliding window: {len(sample)} of the same citations"):
+                t0 = time.perf_counter()
+                for c, q in sample:
+                    difflib_sliding(q, c.text)
+                ref_per_citation = (time.perf_counter() - t0) / len(sample)
+    ours_per_citation = statistics.mean(latencies)
+    ours_on_sample = statistics.mean(latencies[: len(sample)])
+    latencies.sort()
+    result = {
+        "cases": CASES,
+        "chunk_chars": CHUNK_CHARS,
+        "statuses": statuses,
+        "citations_per_second": round(1 / ours_per_citation, 1),
+        "p50_ms": round(latencies[len(latencies) // 2] * 1e3, 3),
+        "p99_ms": round(latencies[int(len(latencies) * 0.99) - 1] * 1e3, 3),
+        "max_ms": round(latencies[-1] * 1e3, 3),
+        "difflib_reference_ms_per_citation": round(ref_per_citation * 1e3, 2),
+        "speedup_vs_difflib_same_cases": round(ref_per_citation / ours_on_sample, 1),
+    }
+    for k, v in result.items():
+        print(f"   {k:40} {v}")
+    return result

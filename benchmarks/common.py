@@ -1,0 +1,79 @@
+"""Shared helpers for the benchmarks: the corpus, timing, memory, results."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import platform
+import resource
+import statistics
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "benchmarks" / "results"
+CORPUS = Path(os.environ.get("CITELINE_CORPUS", ROOT.parent / "shared" / "corpus"))
+FIXTURES = ROOT / "fixtures" / "pdf"
+
+T = TypeVar("T")
+
+#: MANIFEST primary kinds that are not text-layer PDFs.
+NOT_TEXT_LAYER = {"broken", "encrypted", "scanned"}
+
+
+def text_layer_pdfs() -> list[tuple[Path, int]]:
+    """The corpus PDFs with a text layer, with their page counts (from MANIFEST.tsv)."""
+    manifest = CORPUS / "MANIFEST.tsv"
+    if not manifest.exists():
+        raise SystemExit(f"benchmarks need the real corpus at {CORPUS} (set CITELINE_CORPUS)")
+    out = []
+    with manifest.open(encoding="utf-8") as fh:
+        for row in csv.DictReader(fh, delimiter="\t"):
+            if row["primary_kind"] in NOT_TEXT_LAYER or "vertical-text" in row["kind_tags"]:
+                continue
+            out.append((CORPUS / row["file"], int(row["pages"] or 1)))
+    return out
+
+
+def timed(fn: Callable[[], T]) -> tuple[float, T]:
+    t0 = time.perf_counter()
+    value = fn()
+    return time.perf_counter() - t0, value
+
+
+def best_of(n: int, fn: Callable[[], Any]) -> float:
+    """Median of ``n`` timings (seconds)."""
+    return statistics.median(timed(fn)[0] for _ in range(n))
+
+
+def peak_rss_mb(children: bool = False) -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN if children else resource.RUSAGE_SELF)
+    return usage.ru_maxrss / 1024  # Linux reports KiB
+
+
+@contextmanager
+def section(name: str) -> Iterator[None]:
+    print(f"== {name}", flush=True)
+    t0 = time.perf_counter()
+    yield
+    print(f"   done in {time.perf_counter() - t0:.1f} s", flush=True)
+
+
+def machine() -> dict[str, Any]:
+    return {
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "date": time.strftime("%Y-%m-%d"),
+    }
+
+
+def save(name: str, data: dict[str, Any]) -> Path:
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path = RESULTS / f"{name}.json"
+    path.write_text(json.dumps({"machine": machine(), **data}, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return path
