@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from benchmarks import bench_extract, bench_ingest, bench_report, bench_transforms, bench_verify
+from benchmarks import bench_extract, bench_ingest, bench_report, bench_scale, bench_transforms, bench_verify
 from benchmarks.common import RESULTS, machine, save
 
 BENCHMARKS = {
@@ -16,6 +16,7 @@ BENCHMARKS = {
     "ingest": bench_ingest.run,
     "verify": bench_verify.run,
     "report": bench_report.run,
+    "scale": bench_scale.run,
 }
 
 
@@ -62,6 +63,16 @@ def summary(results: dict[str, dict[str, Any]]) -> str:
         lines += [
             f"* HTML report, {r['citations']} citations over {r['pages_rendered']} pages: "
             f"{r['total_seconds']} s ({r['render_seconds']} s rendering)",
+            "",
+        ]
+    if "scale" in results:
+        r = results["scale"]
+        lines += [
+            f"* PostgreSQL, {r['files']} PDFs: local pool 1 worker {r['local_1']['pages_per_second']} pages/s, "
+            f"2 workers {r['local_2']['pages_per_second']} (**{r['ratios']['2 local workers / 1']}x**); Dask "
+            f"LocalCluster 1 worker {r['dask_1']['pages_per_second']}, 2 workers {r['dask_2']['pages_per_second']} "
+            f"(**{r['ratios']['dask 2 workers / dask 1 worker']}x**); Dask overhead "
+            f"{r['dask_overhead_seconds_per_document']} s per document",
             "",
         ]
     return "\n".join(lines)

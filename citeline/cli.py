@@ -143,6 +143,19 @@ def cli(ctx: click.Context, db_url: str | None) -> None:
     show_default=True,
     help="Unit of --chunk-size and --chunk-overlap (tokens: approximate, model independent).",
 )
+@click.option(
+    "--executor",
+    type=click.Choice(["local", "dask"]),
+    default="local",
+    show_default=True,
+    help="local: worker processes here; dask: a Dask cluster (see --scheduler).",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    default=None,
+    help="Dask scheduler, e.g. tcp://10.0.0.5:8786 (default with --executor dask: a local cluster of --workers).",
+)
 @click.option("--allow-failures", is_flag=True, help="Exit 0 even when some files failed.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
 @db_option
@@ -157,6 +170,8 @@ def ingest(
     chunk_size: int,
     chunk_overlap: int,
     chunk_unit: str,
+    executor: str,
+    scheduler: str | None,
     allow_failures: bool,
     quiet: bool,
 ) -> None:
@@ -171,6 +186,8 @@ def ingest(
     Example:
         citeline ingest fixtures/
         citeline --db postgresql+psycopg://user@host/db ingest /corpus --workers 8 --glob '*.pdf'
+        citeline --db postgresql+psycopg://user@db/citeline ingest /shared/corpus \\
+            --executor dask --scheduler tcp://10.0.0.5:8786
     """
     from ingest.clean.pipeline import CleanSettings
     from ingest.errors import ChunkerError
@@ -195,7 +212,11 @@ def ingest(
         password=password,
         reprocess=reprocess,
         limits=Limits(timeout=timeout),
+        executor=executor,
+        scheduler=scheduler,
     )
+    if scheduler and executor != "dask":
+        raise CommandError("--scheduler needs --executor dask", EXIT_USAGE)
     try:
         total = len(discover(paths, globs))
     except DiscoveryError as exc:

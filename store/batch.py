@@ -46,6 +46,8 @@ class IngestOptions:
     password: str | None = None
     reprocess: bool = False
     limits: Limits = field(default_factory=Limits)
+    executor: str = "local"  # local (a process pool on this machine) or dask
+    scheduler: str | None = None  # dask: tcp://host:8786 of an existing cluster (default: a local one)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +152,13 @@ def _walk(root: Path) -> Iterator[Path]:
                 yield Path(dirpath) / name
 
 
+def _size(ref: SourceRef) -> int:
+    try:
+        return os.stat(ref.path).st_size
+    except OSError:
+        return 0
+
+
 def _wanted(name: str, globs: Sequence[str]) -> bool:
     if globs:
         return any(fnmatch.fnmatch(name, g) for g in globs)
@@ -164,6 +173,8 @@ def ingest(
     progress: ProgressCallback | None = None,
 ) -> IngestSummary:
     """Ingest every file under ``paths`` into ``store``; see the module docstring."""
+    if options.executor not in ("local", "dask"):
+        raise ValueError(f"executor must be 'local' or 'dask', not {options.executor!r}")
     started = time.perf_counter()
     refs = discover(paths, options.globs)
     settings_hash = options.settings.fingerprint()
@@ -173,7 +184,7 @@ def ingest(
         roots=[str(p) for p in paths],
         settings=options.settings.as_dict(),
         settings_hash=settings_hash,
-        executor="local",
+        executor=options.executor,
         workers=workers,
     )
     summary = IngestSummary(run_id, len(refs))
@@ -191,7 +202,23 @@ def ingest(
     status = "completed"
     try:
         todo = _skip_unchanged(store, refs, settings_hash, options.reprocess, done)
-        if todo:
+        # biggest files first: the long ones start early and the workers finish together
+        todo.sort(key=_size, reverse=True)
+        if todo and options.executor == "dask":
+            from store.distributed import ingest_with_dask
+
+            tasks = [FileTask(r.path, r.uri, options.settings, options.password, options.limits) for r in todo]
+            ingest_with_dask(
+                store,
+                tasks,
+                workers=workers,
+                scheduler=options.scheduler,
+                run_id=run_id,
+                settings_json=settings_json,
+                timeout=options.limits.timeout,
+                done=done,
+            )
+        elif todo:
             _process_all(store, todo, options, workers, run_id, settings_json, done)
     except KeyboardInterrupt:
         status = "interrupted"
