@@ -148,7 +148,7 @@ def test_two_ingest_processes_racing_store_each_version_once(docs: Path, pg_sche
         assert p.returncode == 0, err
         assert "Traceback" not in err
     files = len(os.listdir(docs)) - 1  # truncated.pdf fails in both
-    chunks, versions, documents = snapshot(url)
+    _, versions, documents = snapshot(url)
     assert versions == documents == files  # no duplicate versions
     with Store(url, migrate=False) as store:
         added = store.sql("SELECT count(*) FROM ingestion_outcomes WHERE status = 'added'")[1][0][0]
@@ -188,6 +188,6 @@ def test_killed_dask_worker_leaves_no_partial_version(docs: Path, pg_schema: cal
     assert killed.is_set()
     assert len(summary.outcomes) == summary.total  # the run completed
     assert summary.count("added") + summary.count("failed") == summary.total
-    chunks, versions, documents = snapshot(url)
+    _, versions, documents = snapshot(url)
     assert versions == summary.count("added") == documents
     check_consistent(url)
