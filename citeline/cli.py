@@ -642,6 +642,96 @@ def verify(
         sys.exit(EXIT_FAILURE)
 
 
+# ----------------------------------------------------------------------------- review
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind (127.0.0.1: this machine only).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@db_option
+def serve(host: str, port: int) -> None:
+    """A local web app: browse documents, versions and chunks, open a chunk on its page, and paste or
+    upload an answer JSON to see its verification report.
+
+    \b
+    Example:
+        citeline serve --port 8000     # then open http://127.0.0.1:8000/
+    """
+    from verify.web import make_server
+
+    store = open_store(migrate=False)
+    try:
+        server = make_server(store, host, port)
+    except OSError as exc:
+        raise CommandError(f"Cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    click.echo(f"citeline serving {store.display_url} at http://{host}:{server.server_address[1]}/ (Ctrl-C to stop)")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        click.echo("\nStopped.")
+    finally:
+        server.server_close()
+
+
+@cli.command()
+@click.argument("chunk_id", required=False)
+@click.option(
+    "--range", "span", metavar="DOC:START:END", default=None, help="A raw range; DOC is a URI, or URI@VERSION."
+)
+@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), required=True, help="PNG to write.")
+@click.option(
+    "--scale", type=click.FloatRange(0.5, 6), default=1.5, show_default=True, help="Pixels per point / 72 dpi."
+)
+@db_option
+def highlight(chunk_id: str | None, span: str | None, output: str, scale: float) -> None:
+    """Render a chunk's (or a raw range's) page(s) with the highlight boxes drawn, without a browser.
+
+    Several pages are stacked in one image.
+
+    \b
+    Example:
+        citeline highlight ck_1669895572e4db8a9056 -o chunk.png
+        citeline highlight --range pdf/policy_handbook.pdf:1395:1435 -o quote.png
+    """
+    from pathlib import Path
+
+    from ingest.offsets import Original
+    from verify.pages import PageRenderer, stack_png
+    from verify.web import highlight_boxes
+
+    if (chunk_id is None) == (span is None):
+        raise CommandError("give either CHUNK_ID or --range DOC:START:END", EXIT_USAGE)
+    store = open_store(migrate=False)
+    with errors_as_messages():
+        if chunk_id is not None:
+            version_id, boxes = highlight_boxes(store, chunk_id)
+            what = f"chunk {chunk_id}"
+        else:
+            assert span is not None
+            try:
+                doc, start, end = span.rsplit(":", 2)
+                raw_range = Original(int(start), int(end))
+            except ValueError:
+                raise CommandError(f"--range {span!r} is not DOC:START:END with START <= END", EXIT_USAGE) from None
+            uri, _, number = doc.partition("@")
+            info = store.document(uri)
+            version = next(
+                (v for v in info.versions if (v.version_no == int(number) if number.isdigit() else v.is_current)), None
+            )
+            if version is None:
+                raise CommandError(f"Document {uri!r} has no version {number or '(current)'}")
+            version_id, boxes = version.version_id, store.boxes(version.version_id, [raw_range])
+            what = f"{uri} [{raw_range.start}, {raw_range.end})"
+        if not boxes:
+            raise CommandError(f"Nothing to draw for {what}: no page geometry there (text formats have none)")
+        with PageRenderer(store, scale=scale) as renderer:
+            pages = sorted({b.page for b in boxes})
+            images = [renderer.png(version_id, p, boxes) for p in pages]
+    Path(output).write_bytes(images[0] if len(images) == 1 else stack_png(images))
+    listed = ", ".join(map(str, pages))
+    click.echo(f"Wrote {output}: {what}, page{'s' if len(pages) > 1 else ''} {listed}, {len(boxes)} box(es).")
+
+
 # ----------------------------------------------------------------------------- extract (no database)
 
 

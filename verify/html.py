@@ -11,13 +11,10 @@ from __future__ import annotations
 
 import base64
 import html
-import io
 from typing import Any
 
+from verify.pages import PageRenderer
 from verify.report import CitationResult, Report
-
-#: Render scale for page images: 1.5 = 108 dpi, readable and small.
-RENDER_SCALE = 1.5
 
 _STATUS_CLASS = {
     "verified": "ok",
@@ -35,6 +32,7 @@ header .sum{opacity:.85;font-size:13px}
 main{display:grid;grid-template-columns:minmax(320px,1fr) minmax(420px,1.3fr);gap:20px;padding:20px}
 section{background:#fff;border-radius:8px;padding:16px;box-shadow:0 1px 3px #0002}
 .answer p{margin:0 0 .8em}.sentence.uncited{background:#fff3cd}
+section.answer{position:sticky;top:12px;align-self:start;max-height:calc(100vh - 24px);overflow:auto}
 a.cite{font-weight:600;text-decoration:none;padding:0 2px;border-radius:3px;cursor:pointer}
 .ok{color:#0a7a32}.fuzzy{color:#2f7a0a}.warn{color:#9a6700}.fail{color:#b42318}.stale{outline:2px dashed #9a6700}
 a.cite.ok{background:#e3f6e8}a.cite.fuzzy{background:#eef7dd}a.cite.warn{background:#fdf1d6}a.cite.fail{background:#fde4e1}
@@ -42,8 +40,8 @@ a.cite.ok{background:#e3f6e8}a.cite.fuzzy{background:#eef7dd}a.cite.warn{backgro
 .card h3{margin:0 0 4px;font-size:14px}.card .reason{font-size:13px;color:#4a5263}
 .card blockquote{margin:6px 0;padding:4px 10px;border-left:3px solid #c9ced6;font-size:13px}
 .drift{font-size:13px}.drift mark{background:#fde4e1}
-figure.page{position:relative;margin:8px 0;border:1px solid #c9ced6;display:inline-block;max-width:100%}
-figure.page{width:100%}figure.page .pageimg{width:100%;background-size:100% 100%;background-repeat:no-repeat}
+figure.page{margin:8px 0;border:1px solid #c9ced6;width:100%}.sheet{position:relative}
+.sheet .pageimg{width:100%;background-size:100% 100%;background-repeat:no-repeat}
 figure.page figcaption{font-size:12px;color:#4a5263;padding:2px 6px}
 .hl{position:absolute;background:rgba(255,213,0,.35);outline:2px solid rgba(230,170,0,.9);pointer-events:none}
 .hl.other{background:rgba(80,140,255,.25);outline-color:rgba(40,90,220,.8)}
@@ -69,92 +67,30 @@ def _e(text: object) -> str:
 
 
 class _Pages:
-    """Page images per (version, page), rendered once."""
+    """Page images embedded once each, as CSS classes whose background is the PNG."""
 
     def __init__(self, store: Any) -> None:
-        self.store = store
-        self._docs: dict[int, Any] = {}
-        self._sizes: dict[int, dict[int, tuple[float, float]]] = {}
-        self._images: dict[tuple[int, int], str] = {}
+        self.renderer = PageRenderer(store)
         self._classes: dict[tuple[int, int], str] = {}
 
     def size(self, version_id: int, page: int) -> tuple[float, float] | None:
-        if version_id not in self._sizes:
-            self._sizes[version_id] = {p.page_no: (p.width, p.height) for p in self.store.pages(version_id)}
-        size = self._sizes[version_id].get(page)
-        return size if size and size[0] > 0 and size[1] > 0 else None
-
-    def _pdf(self, version_id: int) -> Any:
-        if version_id in self._docs:
-            return self._docs[version_id]
-        doc = None
-        try:
-            import pypdfium2 as pdfium
-
-            from ingest.extract.files import sha256_file
-
-            version = self.store.version(version_id)
-            info = self.store.document(version.document_uri)
-            path = info.last_path
-            if path and version.media_type == "application/pdf" and sha256_file(path) == version.content_sha256:
-                doc = pdfium.PdfDocument(path)
-        except Exception:  # the file moved, changed or cannot be opened: fall back to geometry
-            doc = None
-        self._docs[version_id] = doc
-        return doc
-
-    def image(self, version_id: int, page: int) -> str:
-        """A data URL (PNG rendered from the PDF, or SVG drawn from stored line geometry)."""
-        key = (version_id, page)
-        if key in self._images:
-            return self._images[key]
-        url = ""
-        doc = self._pdf(version_id)
-        if doc is not None and 0 < page <= len(doc):
-            bitmap = doc[page - 1].render(scale=RENDER_SCALE)
-            buf = io.BytesIO()
-            bitmap.to_pil().save(buf, format="PNG", compress_level=6)
-            url = "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
-        if not url:
-            url = self._svg(version_id, page)
-        self._images[key] = url
-        return url
-
-    def _svg(self, version_id: int, page: int) -> str:
-        size = self.size(version_id, page) or (612.0, 792.0)
-        w, h = size
-        geometry = self.store.geometry(version_id)
-        raw = self.store.raw_text(version_id)
-        parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w:g} {h:g}" width="{w:g}" height="{h:g}">']
-        parts.append(f'<rect width="{w:g}" height="{h:g}" fill="#fff"/>')
-        for ln in geometry._lines:
-            if ln.page != page:
-                continue
-            size_pt = max(4.0, (ln.bottom - ln.top) * 0.8)
-            baseline = ln.bottom - (ln.bottom - ln.top) * 0.22
-            length = max(1.0, ln.xs[-1] - ln.xs[0])
-            parts.append(
-                f'<text x="{ln.xs[0]:.1f}" y="{baseline:.1f}" font-size="{size_pt:.1f}" font-family="serif" '
-                f'textLength="{length:.1f}" lengthAdjust="spacingAndGlyphs">{_e(raw[ln.raw_start : ln.raw_end])}</text>'
-            )
-        parts.append("</svg>")
-        return "data:image/svg+xml;base64," + base64.b64encode("".join(parts).encode("utf-8")).decode("ascii")
+        return self.renderer.size(version_id, page)
 
     def css_class(self, version_id: int, page: int) -> str:
-        """A CSS class whose background is the page image: each image is embedded once, however
-        many citations show that page."""
         key = (version_id, page)
         if key not in self._classes:
             self._classes[key] = f"pg{len(self._classes) + 1}"
         return self._classes[key]
 
     def stylesheet(self) -> str:
-        return "".join(f".{name}{{background-image:url({self.image(*key)})}}" for key, name in self._classes.items())
+        rules = []
+        for (version_id, page), name in self._classes.items():
+            data = base64.b64encode(self.renderer.png(version_id, page)).decode("ascii")
+            rules.append(f".{name}{{background-image:url(data:image/png;base64,{data})}}")
+        return "".join(rules)
 
     def close(self) -> None:
-        for doc in self._docs.values():
-            if doc is not None:
-                doc.close()
+        self.renderer.close()
 
 
 def _figure(
@@ -180,8 +116,8 @@ def _figure(
     )
     return (
         f'<figure class="page" data-cite="{n}" data-page="{page}" data-width="{w:g}" data-height="{h:g}">'
-        f'<div class="pageimg {pages.css_class(version_id, page)}" role="img" aria-label="page {page}" '
-        f'style="aspect-ratio:{w:g}/{h:g}"></div>{hls}'
+        f'<div class="sheet"><div class="pageimg {pages.css_class(version_id, page)}" role="img" '
+        f'aria-label="page {page}" style="aspect-ratio:{w:g}/{h:g}"></div>{hls}</div>'
         f"<figcaption>{_e(label)} — page {page}</figcaption></figure>"
     )
 

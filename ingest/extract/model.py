@@ -160,6 +160,9 @@ class Geometry:
     def __len__(self) -> int:
         return len(self._lines)
 
+    def lines_on(self, page: int) -> list[Line]:
+        return [ln for ln in self._lines if ln.page == page]
+
     def boxes(self, spans: Original | Sequence[Original], raw: str | None = None) -> list[Box]:
         """Rectangles covering raw ``spans``: one per line, from the first to the last covered
         character of that line (so a quote whose source skips a removed page footer gets no box on

@@ -1,0 +1,121 @@
+"""Page images for reports, the local server and ``citeline highlight``.
+
+A page is rendered with pypdfium2 from the file its version was ingested from, when that file is
+still there with the same sha256; otherwise it is drawn from the stored line geometry (the raw
+text at its positions), so a highlight can always be shown.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from ingest.extract.files import sha256_file
+from ingest.extract.model import Box
+
+#: Render scale: 1.5 = 108 dpi, readable and small.
+RENDER_SCALE = 1.5
+HIGHLIGHT = (255, 200, 0, 90)
+HIGHLIGHT_EDGE = (230, 150, 0, 255)
+
+
+class PageRenderer:
+    """Renders pages of stored versions; keeps the PDFs it opened until :meth:`close`."""
+
+    def __init__(self, store: Any, *, scale: float = RENDER_SCALE) -> None:
+        self.store = store
+        self.scale = scale
+        self._docs: dict[int, Any] = {}
+        self._sizes: dict[int, dict[int, tuple[float, float]]] = {}
+
+    def size(self, version_id: int, page: int) -> tuple[float, float] | None:
+        """Page size in points, or ``None`` for formats without pages of a size (HTML, DOCX...)."""
+        if version_id not in self._sizes:
+            self._sizes[version_id] = {p.page_no: (p.width, p.height) for p in self.store.pages(version_id)}
+        size = self._sizes[version_id].get(page)
+        return size if size and size[0] > 0 and size[1] > 0 else None
+
+    def _pdf(self, version_id: int) -> Any:
+        if version_id not in self._docs:
+            doc = None
+            try:
+                import pypdfium2 as pdfium
+
+                version = self.store.version(version_id)
+                path = self.store.document(version.document_uri).last_path
+                if path and version.media_type == "application/pdf" and sha256_file(path) == version.content_sha256:
+                    doc = pdfium.PdfDocument(path)
+            except Exception:  # moved, changed or unreadable: fall back to the stored geometry
+                doc = None
+            self._docs[version_id] = doc
+        return self._docs[version_id]
+
+    def from_source(self, version_id: int) -> bool:
+        """Whether pages of this version come from the original PDF (else drawn from geometry)."""
+        return self._pdf(version_id) is not None
+
+    def image(self, version_id: int, page: int) -> Any:
+        """The page as a PIL image at :attr:`scale`."""
+        from PIL import Image, ImageDraw
+
+        doc = self._pdf(version_id)
+        if doc is not None and 0 < page <= len(doc):
+            return doc[page - 1].render(scale=self.scale).to_pil().convert("RGB")
+        w, h = self.size(version_id, page) or (612.0, 792.0)
+        img = Image.new("RGB", (round(w * self.scale), round(h * self.scale)), "white")
+        draw = ImageDraw.Draw(img)
+        raw = self.store.raw_text(version_id)
+        for ln in self.store.geometry(version_id).lines_on(page):
+            draw.text(
+                (ln.xs[0] * self.scale, ln.top * self.scale),
+                raw[ln.raw_start : ln.raw_end],
+                fill="black",
+                font_size=max(6, (ln.bottom - ln.top) * self.scale * 0.8),
+            )
+        return img
+
+    def png(self, version_id: int, page: int, boxes: list[Box] | None = None) -> bytes:
+        """PNG bytes of a page, with ``boxes`` (PDF points, top-left origin) drawn over it."""
+        img = self.image(version_id, page)
+        if boxes:
+            from PIL import Image, ImageDraw
+
+            overlay = Image.new("RGBA", img.size, (0, 0, 0, 0))
+            draw = ImageDraw.Draw(overlay)
+            for b in boxes:
+                if b.page == page:
+                    rect = [b.x0 * self.scale, b.top * self.scale, b.x1 * self.scale, b.bottom * self.scale]
+                    draw.rectangle(rect, fill=HIGHLIGHT, outline=HIGHLIGHT_EDGE, width=2)
+            img = Image.alpha_composite(img.convert("RGBA"), overlay).convert("RGB")
+        buf = io.BytesIO()
+        img.save(buf, format="PNG", compress_level=6)
+        return buf.getvalue()
+
+    def close(self) -> None:
+        for doc in self._docs.values():
+            if doc is not None:
+                doc.close()
+        self._docs.clear()
+
+    def __enter__(self) -> PageRenderer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def stack_png(images: list[bytes], *, gap: int = 12) -> bytes:
+    """Several PNG pages one under the other in one PNG (for ``citeline highlight`` over pages)."""
+    from PIL import Image
+
+    pages = [Image.open(io.BytesIO(data)).convert("RGB") for data in images]
+    width = max(p.width for p in pages)
+    height = sum(p.height for p in pages) + gap * (len(pages) - 1)
+    sheet = Image.new("RGB", (width, height), (200, 200, 200))
+    y = 0
+    for p in pages:
+        sheet.paste(p, (0, y))
+        y += p.height + gap
+    buf = io.BytesIO()
+    sheet.save(buf, format="PNG", compress_level=6)
+    return buf.getvalue()
