@@ -63,7 +63,8 @@ def answer(store: Store) -> dict[str, Any]:
             {"marker": "S1", "quote": "Claims are not reimbursed after 90 days."},
             {
                 "marker": "S2",
-                "quote": "is covered in full without a deductible and without prior approval from the claims administrator",
+                "quote": "is covered in full without a deductible and without prior approval "
+                "from the claims administrator",
             },
             {"marker": "S3", "quote": quote},
             {"marker": "S1", "quote": "Claims are not reimbursed after 120 days."},
