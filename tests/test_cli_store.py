@@ -246,3 +246,36 @@ def test_sigkill_mid_run_leaves_no_partial_version_and_the_rerun_completes(tmp_p
         ).fetchone()[0]
     assert skipped == killed_at  # the rerun resumed: finished versions were not redone
     assert total == len(list(folder.iterdir()))
+
+
+def test_password_opens_encrypted_pdfs_in_a_batch(sqlite_url: str, tmp_path: Path) -> None:
+    folder = tmp_path / "enc"
+    folder.mkdir()
+    shutil.copy(PDF_FIXTURES / "encrypted_userpw.pdf", folder / "secret.pdf")
+    code, _, err = run("--db", sqlite_url, "ingest", str(folder), "-q")
+    assert code == 1
+    assert "encrypted; the password is missing or wrong (use --password)" in err
+    code, out, _ = run("--db", sqlite_url, "ingest", str(folder), "-q", "--password", "citeline-secret")
+    assert code == 0
+    assert out.splitlines()[2].split()[0] == "1"
+
+
+def test_a_document_over_the_time_limit_fails_alone(sqlite_url: str, tmp_path: Path) -> None:
+    """The per-document time limit: the slow file is stopped and reported, the others go on."""
+    corpus_manifest()
+    folder = tmp_path / "slow"
+    folder.mkdir()
+    os.symlink(CORPUS / "geotopo_german_textbook.pdf", folder / "big.pdf")  # ~5 s to extract
+    shutil.copy(PDF_FIXTURES / "multilingual.pdf", folder / "small.pdf")
+    code, out, err = run("--db", sqlite_url, "ingest", str(folder), "-q", "--timeout", "1", "--workers", "2")
+    assert code == 1
+    assert out.splitlines()[2].split()[:4] == ["1", "0", "0", "1"]
+    assert err.strip() == f"failed: {folder / 'big.pdf'}: took longer than the 1 s limit per document"
+
+
+def test_readme_documents_every_command() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    for name, cmd in cli.commands.items():
+        assert f"citeline {name}" in readme, name
+        for sub in getattr(cmd, "commands", {}):
+            assert f"citeline {name} {sub}" in readme, (name, sub)

@@ -185,3 +185,36 @@ def test_check_sources_flags_a_changed_file(tmp_path: Path) -> None:
     shutil.copy(PDF_FIXTURES / "policy_handbook_v2.pdf", docs / "h.pdf")
     out = json.loads(run("--db", url, "verify", str(path), "--check-sources", "--no-log")[1])
     assert out["citations"][0]["flags"] == ["source_changed"]
+
+
+def test_highlight_renders_chunks_and_ranges_to_png(
+    tmp_path: Path, indexed: tuple[str, list[dict[str, object]]]
+) -> None:
+    from PIL import Image
+
+    url, chunks = indexed
+    crossing = next(c for c in chunks if c["page_start"] != c["page_end"])
+    out = tmp_path / "chunk.png"
+    code, stdout, _ = run("--db", url, "highlight", str(crossing["chunk_id"]), "-o", str(out))
+    assert code == 0
+    assert f"pages {crossing['page_start']}, {crossing['page_end']}" in stdout
+    with Image.open(out) as img:
+        assert img.width == round(612 * 1.5)
+        assert img.height > 2 * round(792 * 1.5)  # two pages stacked
+        # the first box of the chunk is tinted: sample a row of pixels through its middle
+        prov = json.loads(run("--db", url, "provenance", str(crossing["chunk_id"]), "--format", "json")[1])
+        box = prov["boxes"][0]
+        y = round((box["top"] + box["bottom"]) / 2 * 1.5)
+        row = [img.convert("RGB").getpixel((x, y)) for x in range(round(box["x0"] * 1.5), round(box["x1"] * 1.5))]
+        assert sum(1 for r, g, b in row if r > 200 and b < 200) > len(row) / 2
+    code, stdout, _ = run(
+        "--db", url, "highlight", "--range", "policy_handbook.pdf:100:160", "-o", str(out), "--scale", "1"
+    )
+    assert code == 0
+    with Image.open(out) as img:
+        assert img.size == (612, 792)
+    code, _, err = run("--db", url, "highlight", "-o", str(out))
+    assert (code, err.strip()) == (2, "Error: give either CHUNK_ID or --range DOC:START:END")
+    code, _, err = run("--db", url, "highlight", "--range", "policy_handbook.pdf:9:x", "-o", str(out))
+    assert code == 2
+    assert "is not DOC:START:END" in err
