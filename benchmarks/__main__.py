@@ -18,6 +18,8 @@ BENCHMARKS = {
     "report": bench_report.run,
     "scale": bench_scale.run,
 }
+#: Run only when named: needs the peers of the `bench` extra (a separate environment).
+OPTIONAL = {"peers"}
 
 
 def summary(results: dict[str, dict[str, Any]]) -> str:
@@ -80,6 +82,10 @@ def summary(results: dict[str, dict[str, Any]]) -> str:
 
 def main(names: list[str]) -> None:
     chosen = names or list(BENCHMARKS)
+    if "peers" in chosen:
+        from benchmarks import bench_peers
+
+        BENCHMARKS["peers"] = bench_peers.run
     unknown = [n for n in chosen if n not in BENCHMARKS]
     if unknown:
         raise SystemExit(f"unknown benchmark(s): {', '.join(unknown)}; choose from {', '.join(BENCHMARKS)}")
