@@ -77,6 +77,27 @@ def summary(results: dict[str, dict[str, Any]]) -> str:
             f"{r['dask_overhead_seconds_per_document']} s per document",
             "",
         ]
+    if "peers" in results:
+        r = results["peers"]
+        lines += ["| ingest throughput (pages/s) | workers | pages/s |", "|---|---|---|"]
+        lines += [f"| {k} | {v['workers']} | {v['pages_per_second']} |" for k, v in r["throughput"].items()]
+        lines += ["", "| chunk offsets on the fixtures | offset gives the chunk | ...in the source's own characters |"]
+        lines += ["|---|---|---|"]
+        lines += [f"| {k} | {v['exactness']:.0%} | {v['source_exactness']:.0%} |" for k, v in r["offsets"].items()]
+        lines += ["", f"| quote verification ({r['verification']['pairs']} labelled pairs) | precision | recall | /s |"]
+        lines += ["|---|---|---|---|"]
+        lines += [
+            f"| {k} | {v['precision']} | {v['recall']} | {v['citations_per_second']} |"
+            for k, v in r["verification"].items()
+            if isinstance(v, dict)
+        ]
+        m = r["memory"]
+        lines += [
+            "",
+            f"* peak RSS of one worker ingesting {m['file']} ({m['pdfplumber']['pages']} pages): "
+            f"pdfplumber backend {m['pdfplumber']['peak_rss_mb']} MB, pdfium backend {m['pdfium']['peak_rss_mb']} MB",
+            "",
+        ]
     return "\n".join(lines)
 
 

@@ -765,18 +765,8 @@ def extract(path: str, extractor: str, password: str | None, cleaned: bool, fmt:
             "extractor_version": ex.extractor_version,
             "content_hash": f"sha256:{ex.content_sha256}",
             "text_hash": f"sha256:{ex.text_sha256}",
-            "pages": [
-                {
-                    "number": p.number,
-                    "width": p.width,
-                    "height": p.height,
-                    "raw_start": p.raw_start,
-                    "raw_end": p.raw_end,
-                    "has_text": p.has_text,
-                }
-                for p in ex.pages
-            ],
-            "problems": [{"code": p.code, "pages": list(p.pages), "message": p.message} for p in ex.problems],
+            "pages": [p.as_dict() for p in ex.pages],
+            "problems": [p.as_dict() for p in ex.problems],
             "raw": ex.raw,
         }
         if result is not None:

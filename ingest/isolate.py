@@ -239,16 +239,7 @@ class IsolatedPool(Generic[T, R]):
                     raise PoolError("pool was closed while iterating")
                 out: _Out = []
                 self._reap_retiring()
-                while (
-                    source is not None and len(queue) + sum(w.task is not None for w in self._workers) < self._nworkers
-                ):
-                    if (item := next(source, None)) is None:
-                        source = None
-                    else:
-                        queue.append(_Task(*item))
-                for w in self._workers:
-                    if w.ready and w.task is None and queue:
-                        self._dispatch(w, queue.popleft(), out)
+                source = self._feed(source, queue, out)
                 busy = [w for w in self._workers if w.task is not None]
                 if not busy and not queue and source is None and not out:
                     finished = True
@@ -269,11 +260,28 @@ class IsolatedPool(Generic[T, R]):
                         if w.task is not None and w in self._workers:
                             out.append((w.task.key, False, TaskTimeout(cast(float, self._timeout))))
                             self._stop(w, kill=True)
+                # hand idle workers their next task before the caller handles these results, so the
+                # workers keep working while the caller (say, a database writer) is busy
+                source = self._feed(source, queue, out)
                 yield from out
         finally:
             self._running = False
             if not finished:
                 self.close()
+
+    def _feed(
+        self, source: Iterator[tuple[K, T]] | None, queue: deque[_Task], out: _Out
+    ) -> Iterator[tuple[K, T]] | None:
+        """Pull tasks up to the number of workers and dispatch them to idle, ready workers."""
+        while source is not None and len(queue) + sum(w.task is not None for w in self._workers) < self._nworkers:
+            if (item := next(source, None)) is None:
+                source = None
+            else:
+                queue.append(_Task(*item))
+        for w in self._workers:
+            if w.ready and w.task is None and queue:
+                self._dispatch(w, queue.popleft(), out)
+        return source
 
     def _spawn(self) -> None:
         parent_conn, child_conn = self._ctx.Pipe(duplex=True)

@@ -115,10 +115,7 @@ def write_version(session: Session, doc: ProcessedDocument, *, run_id: int | Non
         page_count=ex.page_count,
         chunk_count=len(doc.chunks),
         raw_text=ex.raw,
-        problems_json=json.dumps(
-            [{"code": p.code, "pages": list(p.pages), "message": p.message} for p in ex.problems],
-            ensure_ascii=False,
-        ),
+        problems_json=json.dumps([p.as_dict() for p in ex.problems], ensure_ascii=False),
         ingested_at=now,
         superseded_at=None,
         run_id=run_id,

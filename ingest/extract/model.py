@@ -30,6 +30,16 @@ class Page:
     def __repr__(self) -> str:
         return f"<Page:{self.number}>"
 
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "number": self.number,
+            "width": self.width,
+            "height": self.height,
+            "raw_start": self.raw_start,
+            "raw_end": self.raw_end,
+            "has_text": self.has_text,
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class Box:
@@ -91,6 +101,9 @@ class Problem:
     code: str  # e.g. "no_text_layer"
     pages: tuple[int, ...]
     message: str
+
+    def as_dict(self) -> dict[str, object]:
+        return {"code": self.code, "pages": list(self.pages), "message": self.message}
 
 
 @dataclass(frozen=True)

@@ -75,10 +75,11 @@ def assemble(
             parts.append(ln.text)
             lines.append(Line(pg.number, pos, pos + len(ln.text), round(ln.top, 3), round(ln.bottom, 3), ln.xs))
             pos += len(ln.text)
-        glyphs = sum(1 for t in pg.texts if t.strip())
+        glyphs = len(pg.texts)  # both backends leave whitespace glyphs out
+        joined = "".join(pg.texts)
         if not glyphs:
             empty_pages.append(pg.number)
-        elif sum(1 for t in pg.texts if t.startswith("(cid:") or t == "\ufffd") > UNMAPPED_SHARE * glyphs:
+        elif joined.count("(cid:") + joined.count("\ufffd") > UNMAPPED_SHARE * glyphs:
             unmapped_pages.append(pg.number)
         page_records.append(Page(pg.number, pg.width, pg.height, page_start, pos, has_text=bool(glyphs)))
     found = list(problems)
