@@ -1,0 +1,264 @@
+"""Reading the store: ``chunks``, ``show``, ``provenance``, ``sql``; and ``extract`` (no store)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from citeline.app import cli, db_option, errors_as_messages, open_store
+from citeline.output import csv_text, dumps, table
+
+# ----------------------------------------------------------------------------- reads
+
+
+@cli.command()
+@click.option("--document", "-d", "document", metavar="URI", default=None, help="Only this document.")
+@click.option("--all-versions", is_flag=True, help="Include chunks of superseded versions.")
+@click.option("--format", "fmt", type=click.Choice(["table", "jsonl", "csv"]), default="table", show_default=True)
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="At most N chunks.")
+@db_option
+def chunks(document: str | None, all_versions: bool, fmt: str, limit: int | None) -> None:
+    """List chunks with their provenance.
+
+    jsonl fields: chunk_id, document, version, is_current, ordinal, text, chunk_hash, content_hash,
+    page_start, page_end, raw_start, raw_end, clean_start, clean_end.
+
+    \b
+    Example:
+        citeline chunks --document policy_handbook.pdf --format jsonl
+    """
+    import itertools
+
+    store = open_store(migrate=False)
+    with errors_as_messages():
+        items = store.iter_chunks(document=document, all_versions=all_versions)
+        if limit:
+            items = itertools.islice(items, limit)
+        if fmt == "jsonl":
+            for c in items:
+                click.echo(json.dumps(c.as_json(), ensure_ascii=False))
+            return
+        cols = [
+            "chunk_id",
+            "document",
+            "version",
+            "is_current",
+            "page_start",
+            "page_end",
+            "raw_start",
+            "raw_end",
+            "text",
+        ]
+        rows = [
+            [
+                c.chunk_id,
+                c.document_uri,
+                c.version_no,
+                c.is_current,
+                c.page_start,
+                c.page_end,
+                c.raw_start,
+                c.raw_end,
+                c.text,
+            ]
+            for c in items
+        ]
+    click.echo(csv_text(cols, rows) if fmt == "csv" else table(cols, rows), nl=fmt != "csv")
+
+
+@cli.command()
+@click.argument("uri")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@db_option
+def show(uri: str, fmt: str) -> None:
+    """A document: its versions, pages, stripped furniture and chunk counts.
+
+    \b
+    Example:
+        citeline show pdf/policy_handbook.pdf
+    """
+    store = open_store(migrate=False)
+    with errors_as_messages():
+        info = store.document(uri)
+    if fmt == "json":
+        click.echo(dumps(info.as_json()))
+        return
+    click.echo(f"Document {info.uri}" + (f"  (deleted {info.deleted_at:%Y-%m-%d %H:%M})" if info.deleted_at else ""))
+    click.echo(f"Last path: {info.last_path}\n")
+    click.echo(
+        table(
+            [
+                "version",
+                "current",
+                "content_sha256",
+                "pages",
+                "chunks",
+                "extractor",
+                "ingested_at",
+                "superseded_at",
+            ],
+            [
+                [
+                    v.version_no,
+                    "yes" if v.is_current else "no",
+                    v.content_sha256[:16],
+                    v.page_count,
+                    v.chunk_count,
+                    v.extractor,
+                    v.ingested_at.strftime("%Y-%m-%d %H:%M:%S"),
+                    v.superseded_at.strftime("%Y-%m-%d %H:%M:%S") if v.superseded_at else "",
+                ]
+                for v in info.versions
+            ],
+        )
+    )
+    current = info.current
+    for v in info.versions:
+        for p in v.problems:
+            if v is current:
+                click.echo(f"\nProblem: {p['code']}: {p['message']}")
+    if info.pages:
+        click.echo("\nPages:")
+        click.echo(
+            table(
+                ["page", "width", "height", "raw_start", "raw_end", "text"],
+                [
+                    [p.page_no, p.width, p.height, p.raw_start, p.raw_end, "yes" if p.has_text else "no"]
+                    for p in info.pages
+                ],
+            )
+        )
+    if info.furniture:
+        click.echo("\nFurniture removed:")
+        click.echo(
+            table(
+                ["kind", "page", "raw_start", "raw_end", "text"],
+                [[f.kind, f.page_no, f.raw_start, f.raw_end, f.text] for f in info.furniture],
+            )
+        )
+
+
+@cli.command()
+@click.argument("chunk_id")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@db_option
+def provenance(chunk_id: str, fmt: str) -> None:
+    """Where a chunk came from: document, version, current or not, pages, spans, boxes, context.
+
+    \b
+    Example:
+        citeline provenance ck_3f2a9c0e1b7d4a6c5e21
+    """
+    store = open_store(migrate=False)
+    with errors_as_messages():
+        p = store.provenance(chunk_id)
+    if fmt == "json":
+        click.echo(dumps(p.as_json()))
+        return
+    c, v = p.chunk, p.version
+    click.echo(f"Chunk     {c.chunk_id} (#{c.ordinal})")
+    click.echo(f"Document  {v.document_uri}  version {v.version_no}  {'current' if v.is_current else 'SUPERSEDED'}")
+    click.echo(f"Content   sha256:{v.content_sha256}")
+    click.echo(f"Pages     {', '.join(map(str, p.pages)) or '-'}")
+    click.echo(f"Raw span  [{c.raw_start}, {c.raw_end})   cleaned span [{c.clean_start}, {c.clean_end})")
+    for b in p.boxes:
+        click.echo(f"Box       page {b.page}: x0={b.x0:.1f} top={b.top:.1f} x1={b.x1:.1f} bottom={b.bottom:.1f}")
+    click.echo(
+        "\n"
+        + click.style(p.context_before[-120:], dim=True)
+        + click.style(p.raw_text, bold=True)
+        + click.style(p.context_after[:120], dim=True)
+    )
+
+
+@cli.command()
+@click.argument("query")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
+@db_option
+def sql(query: str, fmt: str) -> None:
+    """Run a read-only SQL query (the database connection refuses writes).
+
+    Views: chunk_provenance (chunk_id, document_uri, version_no, is_current, content_hash,
+    chunk_hash, page_start, page_end, raw_start, raw_end, text, ...) and verification_rates.
+
+    \b
+    Example:
+        citeline sql "SELECT document_uri, version_no, count(*) FROM chunk_provenance GROUP BY 1, 2"
+    """
+    store = open_store(migrate=False)
+    with errors_as_messages():
+        cols, rows = store.sql(query)
+    if fmt == "json":
+        click.echo(dumps([dict(zip(cols, r, strict=True)) for r in rows]))
+    elif fmt == "csv":
+        click.echo(csv_text(cols, rows), nl=False)
+    else:
+        click.echo(table(cols, rows))
+
+
+# ----------------------------------------------------------------------------- extract (no database)
+
+
+@cli.command()
+@click.argument("path", type=click.Path(exists=False))
+@click.option("--extractor", type=click.Choice(["auto", "pdfplumber", "pdfium"]), default="auto", show_default=True)
+@click.option("--password", default=None, help="Password for encrypted PDFs.")
+@click.option("--cleaned", is_flag=True, help="Print the cleaned text instead of the raw stream.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def extract(path: str, extractor: str, password: str | None, cleaned: bool, fmt: str) -> None:
+    """Extract one file and print its raw stream (or cleaned text); nothing is stored.
+
+    \b
+    Example:
+        citeline extract fixtures/pdf/two_column_paper.pdf --cleaned
+    """
+    from ingest.clean.pipeline import clean
+    from ingest.extract import extract as run_extract
+
+    with errors_as_messages():
+        ex = run_extract(path, extractor=extractor, password=password)
+    result = (
+        clean(ex.raw, geometry=ex.line_geometry() if ex.lines else None, known_furniture=ex.furniture)
+        if cleaned
+        else None
+    )
+    if fmt == "json":
+        payload: dict[str, Any] = {
+            "path": ex.path,
+            "extractor": ex.extractor,
+            "extractor_version": ex.extractor_version,
+            "content_hash": f"sha256:{ex.content_sha256}",
+            "text_hash": f"sha256:{ex.text_sha256}",
+            "pages": [p.as_dict() for p in ex.pages],
+            "problems": [p.as_dict() for p in ex.problems],
+            "raw": ex.raw,
+        }
+        if result is not None:
+            payload["cleaned"] = result.text
+            payload["furniture"] = [
+                {
+                    "kind": f.kind,
+                    "page": f.page,
+                    "raw_start": f.raw_start,
+                    "raw_end": f.raw_end,
+                    "text": f.text,
+                }
+                for f in result.furniture
+            ]
+            payload["hyphenations"] = [
+                {
+                    "raw_start": h.raw_start,
+                    "left": h.left,
+                    "right": h.right,
+                    "joined": h.joined,
+                    "reason": h.reason,
+                }
+                for h in result.hyphenations
+            ]
+        click.echo(dumps(payload))
+        return
+    click.echo(result.text if result is not None else ex.raw)
+    for p in ex.problems:
+        click.echo(f"note: {p.message}", err=True)

@@ -1,0 +1,258 @@
+"""``context``, ``verify``, ``serve`` and ``highlight``."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from citeline.app import EXIT_FAILURE, EXIT_USAGE, CommandError, cli, db_option, errors_as_messages, open_store
+from citeline.output import dumps
+
+# ----------------------------------------------------------------------------- context and verify
+
+
+@cli.command()
+@click.argument("chunk_ids", nargs=-1, required=True)
+@click.option("--markers", default=None, metavar="S1,S2,...", help="Marker names (default: S1..Sn).")
+@click.option("--format", "fmt", type=click.Choice(["prompt", "json"]), default="prompt", show_default=True)
+@db_option
+def context(chunk_ids: tuple[str, ...], markers: str | None, fmt: str) -> None:
+    """Record an injected set of chunks and print the prompt block for it.
+
+    The context id it records is what `citeline verify --context ID` checks markers against:
+    an answer may only cite the markers injected here.
+
+    \b
+    Example:
+        citeline context ck_1669895572e4db8a9056 ck_2f4aecd6d15fbbca6003
+        citeline context ck_1669895572e4db8a9056 --format json
+    """
+    store = open_store()
+    names = [m.strip() for m in markers.split(",")] if markers else None
+    with errors_as_messages():
+        ctx = store.create_context(list(chunk_ids), markers=names)
+        chunks = [store.chunk(cid) for _, cid in ctx.sources]
+    if fmt == "json":
+        payload = ctx.as_json()
+        payload["chunks"] = [
+            {
+                "marker": mk,
+                "chunk_id": c.chunk_id,
+                "document": c.document_uri,
+                "version": c.version_no,
+                "pages": [c.page_start, c.page_end],
+                "text": c.text,
+            }
+            for (mk, _), c in zip(ctx.sources, chunks, strict=True)
+            if c is not None
+        ]
+        click.echo(dumps(payload))
+        return
+    click.echo(f"<!-- citeline context {ctx.context_id} -->")
+    for (mk, _), c in zip(ctx.sources, chunks, strict=True):
+        assert c is not None
+        pages = f"p. {c.page_start}" + (f"-{c.page_end}" if c.page_end != c.page_start else "") if c.page_start else ""
+        click.echo(f"[{mk}] {c.document_uri} (version {c.version_no}{', ' + pages if pages else ''})")
+        click.echo(c.text)
+        click.echo("")
+
+
+@cli.command()
+@click.argument("answer", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option(
+    "--context", "context_id", default=None, metavar="ID", help="Injected set recorded by `citeline context`."
+)
+@click.option("--format", "fmt", type=click.Choice(["json", "text", "html"]), default="json", show_default=True)
+@click.option(
+    "--policy",
+    type=click.Choice(["annotate", "strict", "strip"]),
+    default="annotate",
+    show_default=True,
+    help="strict: exit 1 on any failed citation; strip: also output the answer without failing sentences.",
+)
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write the report here.",
+)
+@click.option("--check-sources", is_flag=True, help="Flag citations whose source file changed on disk.")
+@click.option(
+    "--threshold",
+    type=click.FloatRange(0, 100),
+    default=None,
+    help="Fuzzy acceptance score (default: calibrated).",
+)
+@click.option("--no-log", is_flag=True, help="Do not record this run in the store.")
+@db_option
+def verify(
+    answer: str,
+    context_id: str | None,
+    fmt: str,
+    policy: str,
+    output: str | None,
+    check_sources: bool,
+    threshold: float | None,
+    no_log: bool,
+) -> None:
+    """Check the citations of an LLM answer against the store (deterministic, no model call).
+
+    ANSWER is a JSON file (or - for stdin): {"answer": "...", "sources": {"S1": "<chunk id>"} or
+    "context": "<id>", "citations": [{"marker": "S1", "quote": "...", "claim": "...",
+    "required_terms": [...]}]}. Without "citations", markers and quoted spans are parsed from the
+    answer. Anthropic-style "content" blocks with citations are accepted too (see the README).
+
+    \b
+    Example:
+        citeline verify answer.json --context ctx_8c5dbbaefdffddd4 --format text
+        citeline verify answer.json --policy strict -o report.json
+    """
+    from pathlib import Path
+
+    from verify import VerifyOptions
+    from verify.errors import InputError, VerifyError
+    from verify.match import FUZZY_THRESHOLD
+    from verify.parse import load_answer, parse_answer
+    from verify.render import render_html, render_text
+    from verify.verify import Verifier
+
+    try:
+        if answer == "-":
+            data = load_answer(sys.stdin.buffer.read(), name="<stdin>")
+            name = "<stdin>"
+        else:
+            path = Path(answer)
+            if not path.exists():
+                raise InputError(f"{answer}: no such file")
+            data = load_answer(path)
+            name = answer
+        parsed = parse_answer(data, name=name)
+    except InputError as exc:
+        raise CommandError(str(exc), EXIT_USAGE) from None
+    options = VerifyOptions(
+        check_sources=check_sources,
+        policy=policy,
+        log=not no_log,
+        fuzzy_threshold=FUZZY_THRESHOLD if threshold is None else threshold,
+    )
+    store = open_store(migrate=not no_log)
+    with errors_as_messages():
+        try:
+            verifier = Verifier(store, options)
+            if context_id is not None and parsed.sources is None:
+                store.context(context_id)  # an unknown id is bad input: fail before writing anything
+            report = verifier.verify(parsed, context_id=context_id)
+        except InputError as exc:
+            raise CommandError(f"{name}: {exc}" if not str(exc).startswith(name) else str(exc), EXIT_USAGE) from None
+        except VerifyError as exc:
+            raise CommandError(str(exc)) from None
+    if fmt == "json":
+        rendered = dumps(report.as_json())
+    elif fmt == "text":
+        rendered = render_text(report, color=output is None and sys.stdout.isatty())
+    else:
+        rendered = render_html(report, store)
+    if output:
+        Path(output).write_text(rendered + ("\n" if not rendered.endswith("\n") else ""), encoding="utf-8")
+        click.echo(
+            f"Report written to {output} ({report.summary()['verified']}/{len(report.citations)} verified).",
+            err=True,
+        )
+    else:
+        click.echo(rendered)
+    if policy == "strip" and fmt != "json":
+        click.echo("\n--- answer without failing sentences ---\n" + report.stripped_answer(), err=output is None)
+    if policy == "strict" and report.failed:
+        sys.exit(EXIT_FAILURE)
+
+
+# ----------------------------------------------------------------------------- review
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind (127.0.0.1: this machine only).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@db_option
+def serve(host: str, port: int) -> None:
+    """A local web app: browse documents, versions and chunks, open a chunk on its page, and paste or
+    upload an answer JSON to see its verification report.
+
+    \b
+    Example:
+        citeline serve --port 8000     # then open http://127.0.0.1:8000/
+    """
+    from verify.web import make_server
+
+    store = open_store(migrate=False)
+    try:
+        server = make_server(store, host, port)
+    except OSError as exc:
+        raise CommandError(f"Cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    click.echo(f"citeline serving {store.display_url} at http://{host}:{server.server_address[1]}/ (Ctrl-C to stop)")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        click.echo("\nStopped.")
+    finally:
+        server.server_close()
+
+
+@cli.command()
+@click.argument("chunk_id", required=False)
+@click.option(
+    "--range", "span", metavar="DOC:START:END", default=None, help="A raw range; DOC is a URI, or URI@VERSION."
+)
+@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), required=True, help="PNG to write.")
+@click.option(
+    "--scale", type=click.FloatRange(0.5, 6), default=1.5, show_default=True, help="Pixels per point / 72 dpi."
+)
+@db_option
+def highlight(chunk_id: str | None, span: str | None, output: str, scale: float) -> None:
+    """Render a chunk's (or a raw range's) page(s) with the highlight boxes drawn, without a browser.
+
+    Several pages are stacked in one image.
+
+    \b
+    Example:
+        citeline highlight ck_1669895572e4db8a9056 -o chunk.png
+        citeline highlight --range pdf/policy_handbook.pdf:1395:1435 -o quote.png
+    """
+    from pathlib import Path
+
+    from ingest.offsets import Original
+    from verify.pages import PageRenderer, stack_png
+    from verify.web import highlight_boxes
+
+    if (chunk_id is None) == (span is None):
+        raise CommandError("give either CHUNK_ID or --range DOC:START:END", EXIT_USAGE)
+    store = open_store(migrate=False)
+    with errors_as_messages():
+        if chunk_id is not None:
+            version_id, boxes = highlight_boxes(store, chunk_id)
+            what = f"chunk {chunk_id}"
+        else:
+            assert span is not None
+            try:
+                doc, start, end = span.rsplit(":", 2)
+                raw_range = Original(int(start), int(end))
+            except ValueError:
+                raise CommandError(f"--range {span!r} is not DOC:START:END with START <= END", EXIT_USAGE) from None
+            uri, _, number = doc.partition("@")
+            info = store.document(uri)
+            version = next(
+                (v for v in info.versions if (v.version_no == int(number) if number.isdigit() else v.is_current)), None
+            )
+            if version is None:
+                raise CommandError(f"Document {uri!r} has no version {number or '(current)'}")
+            version_id, boxes = version.version_id, store.boxes(version.version_id, [raw_range])
+            what = f"{uri} [{raw_range.start}, {raw_range.end})"
+        if not boxes:
+            raise CommandError(f"Nothing to draw for {what}: no page geometry there (text formats have none)")
+        with PageRenderer(store, scale=scale) as renderer:
+            pages = sorted({b.page for b in boxes})
+            images = [renderer.png(version_id, p, boxes) for p in pages]
+    Path(output).write_bytes(images[0] if len(images) == 1 else stack_png(images))
+    listed = ", ".join(map(str, pages))
+    click.echo(f"Wrote {output}: {what}, page{'s' if len(pages) > 1 else ''} {listed}, {len(boxes)} box(es).")
