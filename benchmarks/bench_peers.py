@@ -221,7 +221,11 @@ def plot(throughput_results: dict[str, Any]) -> Path | None:
             for w in xs
         ]
         ax.plot(xs, ys, marker="o", label=f"citeline {backend} backend")
-    references = ("pdfplumber extract_text", "LangChain PyPDFLoader + splitter", "LangChain PDFPlumberLoader + splitter")
+    references = (
+        "pdfplumber extract_text",
+        "LangChain PyPDFLoader + splitter",
+        "LangChain PDFPlumberLoader + splitter",
+    )
     for name, colour in zip(references, ("C2", "C3", "C4"), strict=True):
         rate = throughput_results[name]["pages_per_second"]
         ax.axhline(rate, color=colour, linestyle="--", linewidth=1, label=f"{name} (1 process)")
