@@ -16,10 +16,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ingest.errors import ExtractionError, ExtractorCrashed, TimedOut
 from ingest.extract.files import Limits, sha256_file
-from ingest.isolate import IsolatedPool, TaskTimeout, WorkerDied
+from ingest.isolate import IsolatedPool
 from ingest.pipeline import FileTask, PipelineSettings, ProcessedDocument, run_task
+from store.distributed import ingest_with_dask
+from store.outcomes import FileOutcome, SourceRef, outcome_of_error, outcome_of_write
 from store.store import Store
 
 #: Extensions ingested when no ``--glob`` is given (case-insensitive).
@@ -48,39 +49,6 @@ class IngestOptions:
     limits: Limits = field(default_factory=Limits)
     executor: str = "local"  # local (a process pool on this machine) or dask
     scheduler: str | None = None  # dask: tcp://host:8786 of an existing cluster (default: a local one)
-
-
-@dataclass(frozen=True, slots=True)
-class SourceRef:
-    path: str  # as found on disk
-    uri: str  # stable identity: path relative to the root given on the command line
-
-
-@dataclass(frozen=True, slots=True)
-class FileOutcome:
-    path: str
-    uri: str
-    status: str  # added, updated, skipped, failed
-    reason: str | None = None
-    message: str | None = None
-    version_no: int | None = None
-    version_id: int | None = None
-    pages: int = 0
-    chunks: int = 0
-    seconds: float = 0.0
-
-    def as_row(self) -> dict[str, object]:
-        return {
-            "path": self.path,
-            "uri": self.uri,
-            "status": self.status,
-            "reason": self.reason,
-            "message": self.message,
-            "version_id": self.version_id,
-            "pages": self.pages,
-            "chunks": self.chunks,
-            "seconds": round(self.seconds, 4),
-        }
 
 
 @dataclass
@@ -205,8 +173,6 @@ def ingest(
         # biggest files first: the long ones start early and the workers finish together
         todo.sort(key=_size, reverse=True)
         if todo and options.executor == "dask":
-            from store.distributed import ingest_with_dask
-
             tasks = [FileTask(r.path, r.uri, options.settings, options.password, options.limits) for r in todo]
             ingest_with_dask(
                 store,
@@ -280,49 +246,6 @@ def _skip_unchanged(
                 )
             )
     return todo
-
-
-def outcome_of_error(ref: SourceRef, error: BaseException, seconds: float, limits: Limits) -> FileOutcome:
-    """A failed outcome with a one-line reason for any error a worker (or the pool) reported."""
-    if isinstance(error, TaskTimeout):
-        error = TimedOut(ref.path, f"took longer than the {limits.timeout:g} s limit per document")
-    elif isinstance(error, WorkerDied):
-        error = ExtractorCrashed(ref.path, f"extractor crashed: {error}")
-    if isinstance(error, ExtractionError):
-        return FileOutcome(ref.path, ref.uri, "failed", error.reason, str(error), seconds=seconds)
-    detail = str(error).strip().splitlines()[0] if str(error).strip() else ""
-    message = f"{ref.path}: internal error: {type(error).__name__}: {detail}"
-    return FileOutcome(ref.path, ref.uri, "failed", "internal_error", message, seconds=seconds)
-
-
-def outcome_of_write(
-    ref: SourceRef, doc: ProcessedDocument, store: Store, run_id: int, settings_json: str, started: float
-) -> FileOutcome:
-    result = store.write(doc, run_id=run_id, settings_json=settings_json)
-    problems = "; ".join(p.message for p in doc.extraction.problems) or None
-    if result.status == "skipped":
-        return FileOutcome(
-            ref.path,
-            ref.uri,
-            "skipped",
-            "unchanged",
-            result.message,
-            result.version_no,
-            result.version_id,
-            seconds=time.perf_counter() - started,
-        )
-    return FileOutcome(
-        ref.path,
-        ref.uri,
-        result.status,
-        doc.extraction.problems[0].code if doc.extraction.problems else None,
-        result.message or problems,
-        result.version_no,
-        result.version_id,
-        pages=doc.page_count,
-        chunks=len(doc.chunks),
-        seconds=time.perf_counter() - started,
-    )
 
 
 def _process_all(

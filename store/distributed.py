@@ -22,6 +22,7 @@ from typing import Any
 from ingest.errors import ExtractionError, ExtractorCrashed
 from ingest.pipeline import FileTask, ProcessedDocument, run_task
 from store.errors import StoreError
+from store.outcomes import FileOutcome, SourceRef, outcome_of_error, outcome_of_write
 from store.store import Store
 
 #: Worker deaths a task may cause before it is reported failed (Dask's ``allowed-failures``; applied
@@ -48,8 +49,6 @@ def run_on_worker(task: FileTask, db_url: str | None, run_id: int, settings_json
     Returns a :class:`FileOutcome` when written here, a :class:`ProcessedDocument` otherwise, or a
     failed :class:`FileOutcome` for a file that cannot be extracted.
     """
-    from store.batch import FileOutcome, SourceRef, outcome_of_error, outcome_of_write
-
     ref = SourceRef(task.path, task.uri)
     started = time.perf_counter()
     # no way to interrupt a hung parser thread: past the limit the worker process ends itself, and
@@ -88,7 +87,6 @@ def ingest_with_dask(
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise DaskUnavailable("--executor dask needs dask and distributed: pip install 'citeline[dask]'") from None
-    from store.batch import FileOutcome, SourceRef, outcome_of_error, outcome_of_write
 
     direct = store.dialect == "postgresql"
     cluster = None

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Engine, Select, func, insert, select, text
-from sqlalchemy.exc import DBAPIError, OperationalError, ProgrammingError, SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, ProgrammingError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from ingest.extract.model import Box, Geometry, Line
@@ -144,8 +144,6 @@ class Store:
 
     def write(self, doc: ProcessedDocument, *, run_id: int | None = None, settings_json: str = "{}") -> WriteResult:
         """Write one processed document version in one transaction (see :mod:`store.writer`)."""
-        from sqlalchemy.exc import IntegrityError
-
         try:
             with db.transaction(self._sessions) as s:
                 return write_version(s, doc, run_id=run_id, settings_json=settings_json)

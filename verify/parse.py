@@ -19,6 +19,7 @@ MAX_ANSWER_BYTES = 5 * 1024 * 1024
 
 # [S1], [1], [S1, S2], [1][2], 【1】, 【3†source】
 _BRACKET = re.compile(r"\[\s*(S?\d+(?:\s*[,;]\s*S?\d+)*)\s*\]|【\s*(\d+)(?:†[^】]*)?】")
+_TRAILING_MARKERS = re.compile(rf"(?:[ \t]?(?:{_BRACKET.pattern}))+")
 _QUOTED = re.compile(r"“([^”]+)”|\"([^\"]+)\"|„([^“”]+)[“”]|«\s*([^»]+?)\s*»")
 
 
@@ -90,12 +91,10 @@ def split_sentences(answer: str) -> list[Sentence]:
     out: list[Sentence] = []
     for para in re.finditer(r"[^\n]+(?:\n(?!\s*\n)[^\n]+)*", answer):
         for s, e in sentences(answer, para.start(), para.end()):
-            # a marker right after the full stop belongs to the sentence it follows
-            while True:
-                m = _BRACKET.match(answer, e) or _BRACKET.match(answer, e + 1) if e < len(answer) else None
-                if m is None or (m.start() > e and not answer[e].isspace()):
-                    break
-                e = m.end()
+            # markers right after the full stop ("... 90 days. [S1]") belong to the sentence before
+            trailing = _TRAILING_MARKERS.match(answer, e, para.end())
+            if trailing:
+                e = trailing.end()
             if out and s < out[-1].end:
                 s = out[-1].end
                 while s < e and answer[s].isspace():
