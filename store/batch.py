@@ -57,7 +57,6 @@ class IngestSummary:
     total: int
     outcomes: list[FileOutcome] = field(default_factory=list)
     seconds: float = 0.0
-    interrupted: bool = False
 
     def count(self, status: str) -> int:
         return sum(1 for o in self.outcomes if o.status == status)
@@ -188,7 +187,6 @@ def ingest(
             _process_all(store, todo, options, workers, run_id, settings_json, done)
     except KeyboardInterrupt:
         status = "interrupted"
-        summary.interrupted = True
         raise
     finally:
         summary.seconds = time.perf_counter() - started

@@ -13,6 +13,7 @@ import jsonschema
 import pytest
 
 from store import IngestOptions, Store, ingest
+from ingest.offsets import Normalized
 from store.records import ChunkInfo
 from tests.conftest import PDF_FIXTURES, ROOT, truth
 from verify import InputError, VerifyOptions, verify_answer
@@ -336,6 +337,13 @@ def test_anthropic_style_citation_blocks(store: Store) -> None:
     c = verify_answer(store, answer, options=VerifyOptions(log=False)).as_json()["citations"]
     assert [(x["marker"], x["status"]) for x in c] == [("0", "verified"), ("1", "verified")]
     assert c[1]["pages"] == [2]
+    # the char_location indices were taken: the range is theirs, mapped to the raw stream
+    assert c[0]["range"]["start"] == a.map.to_original(Normalized(start, start + 40)).start
+    # wrong indices do not hide a quote that is in the chunk
+    answer["content"][1]["citations"][0]["start_char_index"] = 0  # type: ignore[index]
+    again = verify_answer(store, answer, options=VerifyOptions(log=False)).as_json()["citations"]
+    assert again[0]["status"] == "verified"
+    assert again[0]["range"] == c[0]["range"]
 
 
 @pytest.mark.parametrize(

@@ -50,10 +50,6 @@ class PageRenderer:
             self._docs[version_id] = doc
         return self._docs[version_id]
 
-    def from_source(self, version_id: int) -> bool:
-        """Whether pages of this version come from the original PDF (else drawn from geometry)."""
-        return self._pdf(version_id) is not None
-
     def image(self, version_id: int, page: int) -> Any:
         """The page as a PIL image at :attr:`scale`."""
         from PIL import Image, ImageDraw

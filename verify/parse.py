@@ -50,7 +50,6 @@ class AnswerInput:
     context: str | None
     citations: list[CitationInput]
     sentences: list[Sentence]
-    parsed_from_answer: bool = False
     document_refs: dict[str, dict[str, Any]] = field(default_factory=dict)  # marker -> {"document", "version"}
 
 
@@ -141,7 +140,6 @@ def parse_answer(data: dict[str, Any], *, name: str = "answer") -> AnswerInput:
     sents = split_sentences(answer)
     raw_citations = data.get("citations")
     citations: list[CitationInput] = []
-    parsed = raw_citations is None
     if raw_citations is None:
         for i, sent in enumerate(sents):
             quotes: list[str | None] = [*quotes_in(sent.text)] or [None]
@@ -155,7 +153,7 @@ def parse_answer(data: dict[str, Any], *, name: str = "answer") -> AnswerInput:
         for n, item in enumerate(raw_citations):
             cit = _citation(item, n, name, sents, seen)
             citations.append(cit)
-    return AnswerInput(answer, sources, context, citations, sents, parsed_from_answer=parsed)
+    return AnswerInput(answer, sources, context, citations, sents)
 
 
 def _citation(item: Any, n: int, name: str, sents: list[Sentence], seen: dict[str, int]) -> CitationInput:
@@ -266,6 +264,5 @@ def _parse_blocks(data: dict[str, Any], name: str) -> AnswerInput:
         data.get("context") if isinstance(data.get("context"), str) else None,
         citations,
         sents,
-        False,
         refs,
     )

@@ -12,7 +12,6 @@ one), a source file that changed on disk.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 from collections.abc import Iterable
@@ -248,6 +247,14 @@ class Verifier:
                     reason=f"document {ref['document']!r} version {ref.get('version') or '(current)'} is not stored",
                     sentence=cit.sentence,
                 )
+            if cit.pages is not None:  # page_location: look on those pages first
+                first, last = cit.pages
+                on_pages = [
+                    c
+                    for c in candidates
+                    if c.page_start is not None and c.page_start <= last and first <= (c.page_end or 0)
+                ]
+                candidates = on_pages + [c for c in candidates if c not in on_pages]
             chunk = candidates[0] if candidates else None
         else:
             chunk = self._chunk(injected[marker])
@@ -288,7 +295,7 @@ class Verifier:
             )
             return result
 
-        hit = self._best_in(cit.quote, candidates)
+        hit = self._at_given_indices(cit, chunk) or self._best_in(cit.quote, candidates)
         altered: tuple[ChunkInfo, Match] | None = None
         if hit is None:
             for c in candidates:
@@ -338,6 +345,17 @@ class Verifier:
         if self.options.check_sources:
             self._check_source(result, version)
         return result
+
+    @staticmethod
+    def _at_given_indices(cit: CitationInput, chunk: ChunkInfo | None) -> tuple[ChunkInfo, Match] | None:
+        """An Anthropic ``char_location`` names where the quote is in the cited chunk: take it when the
+        characters there fold to the quote (otherwise the quote is searched for as usual)."""
+        s, e = cit.chunk_start, cit.chunk_end
+        if chunk is None or cit.quote is None or s is None or e is None or not 0 <= s < e <= len(chunk.text):
+            return None
+        if fold(chunk.text[s:e]).text != fold(cit.quote).text:
+            return None
+        return chunk, Match("exact", 100.0, s, e)
 
     def _document_ref(self, ref: dict[str, Any]) -> tuple[list[ChunkInfo], VersionInfo | None]:
         uri, number = ref["document"], ref.get("version")
@@ -514,7 +532,3 @@ def _sentences_around(text: str, start: int, end: int) -> str:
 def _negated(text: str) -> bool:
     words = [w.lower() for w in re.findall(r"[^\W\d_]+(?:['’]t)?", text)]
     return any(w in NEGATIONS or w.endswith(("n't", "n’t")) for w in words)
-
-
-def report_json(report: Report) -> str:
-    return json.dumps(report.as_json(), ensure_ascii=False, indent=2)

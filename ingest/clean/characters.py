@@ -18,8 +18,6 @@ class Transformed(NamedTuple):
     map: OffsetMap
 
 
-SOFT_HYPHEN = "\u00ad"
-
 #: U+FB00..U+FB06, the Latin presentation-form ligatures PDF fonts emit as single glyphs.
 LIGATURES: dict[str, str] = {
     "\ufb00": "ff",
