@@ -12,8 +12,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from store import IngestOptions, Store, ingest
 from ingest.offsets import Normalized
+from store import IngestOptions, Store, ingest
 from store.records import ChunkInfo
 from tests.conftest import PDF_FIXTURES, ROOT, truth
 from verify import InputError, VerifyOptions, verify_answer
