@@ -117,8 +117,8 @@ class Page(Base):
 
 
 class Line(Base):
-    """Compact character geometry: per line its raw span, top/bottom and packed float32 x edges
-    (two per code point: left, right)."""
+    """Compact character geometry: per line its raw span, top/bottom and its x edges (two per code
+    point: left, right), packed by :func:`store.writer.pack_xs` (2 bytes per edge)."""
 
     __tablename__ = "lines"
     __table_args__ = (Index("ix_lines_span", "version_id", "raw_start"),)

@@ -13,7 +13,10 @@ Rules:
 
 from __future__ import annotations
 
+import itertools
 import json
+import struct
+import sys
 from array import array
 from typing import Any
 
@@ -29,22 +32,49 @@ from store.records import WriteResult
 BATCH_ROWS = 2_000
 
 
+#: ``lines.x_edges`` formats (first byte of the blob).
+XS_FLOAT32 = 1  # then float32 little-endian, two per code point
+XS_DELTA16 = 2  # then the first edge (int32) and int16 steps, all in 1/64 pt: half the size
+#: Resolution of XS_DELTA16: an edge is off by at most half of this (1/128 pt).
+XS_QUANTUM = 64
+
+
 def pack_xs(xs: array[float]) -> bytes:
-    """float32 little-endian x edges, as stored in ``lines.x_edges``."""
-    if xs.typecode != "f":
-        xs = array("f", xs)
-    if array("f", [1.0]).tobytes() != b"\x00\x00\x80?":  # pragma: no cover - big-endian hosts
-        xs = array("f", xs)
-        xs.byteswap()
-    return xs.tobytes()
+    """Pack a line's x edges for ``lines.x_edges``: steps of 1/64 pt between consecutive edges as
+    int16 (steps are measured from the reconstructed edge, so rounding never accumulates), or plain
+    float32 when a step does not fit (a gap wider than 512 pt)."""
+    quanta = [round(x * XS_QUANTUM) for x in xs]
+    steps = [b - a for a, b in itertools.pairwise(quanta)]
+    if quanta and all(-32768 <= q <= 32767 for q in steps) and -(2**31) <= quanta[0] < 2**31:
+        packed = array("h", steps)
+        if _BIG_ENDIAN:  # pragma: no cover - big-endian hosts
+            packed.byteswap()
+        return bytes([XS_DELTA16]) + struct.pack("<i", quanta[0]) + packed.tobytes()
+    floats = array("f", xs)
+    if _BIG_ENDIAN:  # pragma: no cover - big-endian hosts
+        floats.byteswap()
+    return bytes([XS_FLOAT32]) + floats.tobytes()
 
 
 def unpack_xs(blob: bytes) -> array[float]:
-    xs = array("f")
-    xs.frombytes(blob)
-    if array("f", [1.0]).tobytes() != b"\x00\x00\x80?":  # pragma: no cover - big-endian hosts
-        xs.byteswap()
-    return xs
+    kind, body = blob[:1], blob[1:]
+    if kind == bytes([XS_DELTA16]):
+        (first,) = struct.unpack_from("<i", body)
+        steps = array("h")
+        steps.frombytes(body[4:])
+        if _BIG_ENDIAN:  # pragma: no cover - big-endian hosts
+            steps.byteswap()
+        return array("f", [q / XS_QUANTUM for q in itertools.accumulate(steps, initial=first)])
+    if kind == bytes([XS_FLOAT32]):
+        floats = array("f")
+        floats.frombytes(body)
+        if _BIG_ENDIAN:  # pragma: no cover - big-endian hosts
+            floats.byteswap()
+        return floats
+    raise ValueError(f"lines.x_edges blob has unknown format {blob[:1]!r}")
+
+
+_BIG_ENDIAN = sys.byteorder == "big"
 
 
 def _document(session: Session, uri: str, path: str) -> m.Document:

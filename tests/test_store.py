@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import itertools
 import shutil
+from array import array
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlalchemy import text
 
 from ingest.pipeline import PipelineSettings
 from store import IngestOptions, NotFound, ReadOnlyViolation, Store, ingest
 from store import db as store_db
+from store.writer import pack_xs, unpack_xs
 from tests.conftest import PDF_FIXTURES
 from tests.invariants import check_chunk
 
@@ -219,3 +224,19 @@ def test_sql_is_read_only_in_the_database(db_url: str, tmp_path: Path) -> None:
         cols, rows = store.sql("SELECT count(*) AS n FROM chunks")
         assert cols == ["n"]
         assert rows == [(before["chunks"],)]
+
+
+@given(st.lists(st.floats(min_value=0, max_value=2000, allow_nan=False, width=32), max_size=60))
+def test_line_geometry_blob_round_trips_within_a_hundredth_of_a_point(xs: list[float]) -> None:
+    blob = pack_xs(array("f", xs))
+    back = unpack_xs(blob)
+    assert len(back) == len(xs)
+    for a, b in zip(xs, back, strict=True):
+        assert abs(a - b) <= 1 / 128 + 1e-3
+    if xs and all(abs(b - a) < 500 for a, b in itertools.pairwise(xs)):
+        assert len(blob) == 1 + 4 + 2 * (len(xs) - 1)  # the compact form: 2 bytes per edge
+
+
+def test_unknown_geometry_blob_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown format"):
+        unpack_xs(b"\x07abc")
