@@ -85,6 +85,16 @@ def make_engine(url: str | None = None, *, read_only: bool = False) -> Engine:
     return engine
 
 
+def missing_sqlite_file(engine: Engine) -> str | None:
+    """The path of a SQLite database file that does not exist yet (``None`` otherwise)."""
+    url = engine.url
+    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+        return None
+    if url.database.startswith("file:"):
+        return None
+    return None if Path(url.database).expanduser().exists() else url.database
+
+
 def session_factory(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(engine, expire_on_commit=False)
 

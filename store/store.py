@@ -60,6 +60,10 @@ class Store:
     def __init__(self, url: str | None = None, *, migrate: bool = True) -> None:
         self.url = db.resolve_url(url)
         self.engine: Engine = db.make_engine(self.url)
+        missing = db.missing_sqlite_file(self.engine)
+        if missing is not None and not migrate:
+            # a read must not leave an empty database file behind
+            raise DatabaseError(f"Database file {missing!r} does not exist (run citeline ingest first, or pass --db)")
         try:
             if migrate:
                 db.ensure_schema(self.engine)

@@ -160,6 +160,14 @@ def test_status_reports_changed_missing_new_and_marks_deleted(sqlite_url: str, r
     assert out.splitlines()[-1].strip() == "0"
 
 
+def test_reads_never_create_a_database(tmp_path: Path) -> None:
+    path = tmp_path / "nothing.db"
+    code, _, err = run("--db", f"sqlite:///{path}", "chunks")
+    assert code == 1
+    assert err.strip() == f"Error: Database file {str(path)!r} does not exist (run citeline ingest first, or pass --db)"
+    assert not path.exists()
+
+
 def test_db_commands(sqlite_url: str) -> None:
     code, out, _ = run("--db", sqlite_url, "db", "current")
     assert "current: none (empty database)" in out
