@@ -32,7 +32,7 @@ import threading
 import time
 import traceback
 from collections import deque
-from collections.abc import Callable, Generator, Hashable, Iterable, Iterator
+from collections.abc import Callable, Generator, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
@@ -185,7 +185,10 @@ class IsolatedPool(Generic[T, R]):
         crash_retries: int = 1,
         start_method: str = "forkserver",
         initializer: Callable[[], None] | None = None,
+        preload: Sequence[str] = (),
     ) -> None:
+        """``preload`` names modules the forkserver imports once, so every worker forked from it
+        starts with them loaded (ignored when the forkserver of this process is already running)."""
         if workers < 1 or max_tasks_per_worker < 1 or crash_retries < 0:
             raise ValueError("workers and max_tasks_per_worker must be >= 1, crash_retries >= 0")
         if timeout is not None and timeout <= 0:
@@ -193,6 +196,8 @@ class IsolatedPool(Generic[T, R]):
         if start_method == "forkserver" and start_method not in multiprocessing.get_all_start_methods():
             start_method = "spawn"
         self._ctx: Any = multiprocessing.get_context(start_method)
+        if preload and start_method == "forkserver":
+            self._ctx.set_forkserver_preload(["__main__", *preload])
         self._fn, self._initializer = fn, initializer
         self._nworkers, self._timeout = workers, timeout
         self._max_tasks, self._crash_retries = max_tasks_per_worker, crash_retries

@@ -23,6 +23,8 @@ from store.distributed import ingest_with_dask
 from store.outcomes import FileOutcome, SourceRef, outcome_of_error, outcome_of_write
 from store.store import Store
 
+#: Modules every ingest worker needs: imported once by the forkserver, not once per worker.
+WORKER_PRELOAD = ("ingest.pipeline", "ingest.extract.pdf", "pdfplumber", "pypdfium2")
 #: Extensions ingested when no ``--glob`` is given (case-insensitive).
 DEFAULT_EXTENSIONS = (
     ".pdf",
@@ -262,7 +264,9 @@ def _process_all(
             started[ref.path] = time.perf_counter()
             yield ref, FileTask(ref.path, ref.uri, options.settings, options.password, options.limits)
 
-    with IsolatedPool(run_task, workers=min(workers, len(todo)), timeout=options.limits.timeout) as pool:
+    with IsolatedPool(
+        run_task, workers=min(workers, len(todo)), timeout=options.limits.timeout, preload=WORKER_PRELOAD
+    ) as pool:
         for ref, result in pool.imap_unordered(tasks()):
             t0 = started.get(ref.path, time.perf_counter())
             if isinstance(result, ProcessedDocument):

@@ -65,8 +65,9 @@ class Dehyphenated:
 
 def _vocabulary(text: str) -> tuple[Counter[str], Counter[str]]:
     """Counts of words and of one-line hyphenated compounds, case-folded."""
-    words = Counter(m.group().casefold() for m in _TOKEN.finditer(text))
-    compounds = Counter(m.group().casefold().replace("\u2010", "-") for m in _COMPOUND.finditer(text))
+    folded = text.casefold()  # may change lengths: fine, only the words are counted here
+    words = Counter(_TOKEN.findall(folded))
+    compounds = Counter(_COMPOUND.findall(folded.replace("\u2010", "-")))
     return words, compounds
 
 
@@ -92,6 +93,8 @@ def decide(left: str, right: str, words: Counter[str], compounds: Counter[str]) 
 
 def dehyphenate(text: str) -> Dehyphenated:
     """Join words split by a hyphen at a line or page break; keep the hyphen of true compounds."""
+    if not _SPLIT.search(text):
+        return Dehyphenated(text, OffsetMap.identity(len(text)), ())
     words, compounds = _vocabulary(text)
     edits: list[Edit] = []
     decisions: list[Hyphenation] = []
