@@ -40,6 +40,10 @@ MAX_SPANNING_SHARE = 0.4
 GUTTER_SLACK = 0.03
 #: A line pitch above this multiple of the page's median pitch marks a paragraph gap.
 PARAGRAPH_PITCH = 1.45
+#: A line in a font this much larger than the page's median is a heading.
+HEADING_SIZE = 1.15
+#: A heading in the body font is shorter than this share of its column.
+HEADING_WIDTH = 0.6
 #: A line ending a sentence this share of the column width before its right edge ends a paragraph.
 SHORT_LINE = 0.1
 
@@ -136,7 +140,7 @@ def layout_page(
         frags.append(frag)
 
     groups = _columns(frags, 0.0, max(width, max(f.x1 for f in frags)), 0)
-    return _lines(groups, texts, x0, x1)
+    return _lines(groups, texts, x0, x1, size)
 
 
 def _columns(frags: list[_Frag], lo: float, hi: float, depth: int) -> list[list[_Frag]]:
@@ -228,7 +232,11 @@ def _columns(frags: list[_Frag], lo: float, hi: float, depth: int) -> list[list[
 
 
 def _lines(
-    groups: list[list[_Frag]], texts: Sequence[str], x0: Sequence[float], x1: Sequence[float]
+    groups: list[list[_Frag]],
+    texts: Sequence[str],
+    x0: Sequence[float],
+    x1: Sequence[float],
+    size: Sequence[float],
 ) -> list[LayoutLine]:
     # assemble fragments of one row within a group into one line
     assembled: list[tuple[list[_Frag], int]] = []  # (fragments of the line, group index)
@@ -242,7 +250,7 @@ def _lines(
             assembled.append((group[i:j], g))
             i = j
     out: list[LayoutLine] = []
-    geo: list[tuple[float, float, float, float, int]] = []  # x0, x1, top, bottom, group per line
+    geo: list[tuple[float, float, float, float, int, float]] = []  # x0, x1, top, bottom, group, size
     for fs, g in assembled:
         parts: list[str] = []
         xs = array("f")
@@ -268,31 +276,41 @@ def _lines(
         top_ = min(f.top for f in fs)
         bottom_ = max(f.bottom for f in fs)
         out.append(LayoutLine("".join(parts), xs, top_, bottom_, False))
-        geo.append((fs[0].x0, max(f.x1 for f in fs), top_, bottom_, g))
+        geo.append((fs[0].x0, max(f.x1 for f in fs), top_, bottom_, g, max(size[f.chars[0]] for f in fs)))
     return _mark_paragraphs(out, geo, groups)
 
 
 def _mark_paragraphs(
-    lines: list[LayoutLine], geo: list[tuple[float, float, float, float, int]], groups: list[list[_Frag]]
+    lines: list[LayoutLine], geo: list[tuple[float, float, float, float, int, float]], groups: list[list[_Frag]]
 ) -> list[LayoutLine]:
-    """Flag the lines that start a paragraph: a vertical gap well above the usual line pitch, or
-    an indented line after a sentence end; across columns, a short line ending a sentence."""
+    """Flag the lines that start a paragraph: a vertical gap well above the usual line pitch, an
+    indented line after a sentence end, the start and the end of a heading (a larger font, or a short
+    capitalised line without final punctuation before a capitalised line); across columns, a short
+    line ending a sentence."""
     pitches = [geo[k + 1][2] - geo[k][2] for k in range(len(geo) - 1) if geo[k][4] == geo[k + 1][4]]
     pitches = [p for p in pitches if p > 0]
     median_pitch = statistics.median(pitches) if pitches else 0.0
     left = {g: min(f.x0 for f in group) for g, group in enumerate(groups) if group}
     right = {g: max(f.x1 for f in group) for g, group in enumerate(groups) if group}
+    sizes = [x[5] for x in geo if x[5] > 0]
+    body = statistics.median(sizes) if sizes else 0.0
+    big = [body > 0 and x[5] > HEADING_SIZE * body for x in geo]
     out = [lines[0]] if lines else []
     for k in range(1, len(lines)):
-        px0, px1, ptop, pbottom, pg = geo[k - 1]
-        cx0, _, ctop, cbottom, cg = geo[k]
+        px0, px1, ptop, pbottom, pg, _ = geo[k - 1]
+        cx0, _, ctop, cbottom, cg, _ = geo[k]
         height = max(pbottom - ptop, cbottom - ctop, 1.0)
         ends = lines[k - 1].text[-1:] in _SENTENCE_END
         indented = ends and 0.8 * height < cx0 - left[cg] < 8 * height and px0 - left[pg] < 0.5 * height
         if cg == pg:
             pitch = ctop - ptop
             gap = median_pitch > 0 and pitch > PARAGRAPH_PITCH * median_pitch and pitch > 1.5 * height
-            para = gap or indented
+            para = (
+                gap
+                or indented
+                or big[k] != big[k - 1]
+                or _short_heading(lines[k - 1].text, lines[k].text, px1 - px0, right[pg] - left[pg])
+            )
         elif 0 <= ctop - pbottom <= 0.8 * height and abs(cx0 - px0) <= 2:
             para = False  # the next group continues right below (the last line of a full-width block)
         else:
@@ -301,6 +319,20 @@ def _mark_paragraphs(
         ln = lines[k]
         out.append(LayoutLine(ln.text, ln.xs, ln.top, ln.bottom, para) if para else ln)
     return out
+
+
+def _short_heading(text: str, following: str, width: float, column: float) -> bool:
+    """A short capitalised line without final punctuation, followed by a capitalised line:
+    "2 Methods", "3.1 Overview" (a heading in the body font)."""
+    first = text.lstrip()[:1]
+    return (
+        width < HEADING_WIDTH * column
+        and text[-1:] not in _SENTENCE_END
+        and text[-1:] not in ",-(–"
+        and len(text.split()) <= 12
+        and (first.isupper() or first.isdigit())
+        and following.lstrip()[:1].isupper()
+    )
 
 
 def _is_spanning_switch(groups: list[list[_Frag]], g: int, prev: int) -> bool:
