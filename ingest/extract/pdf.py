@@ -242,6 +242,11 @@ def extract_pdfium(source: SourceFile, *, password: str | None = None, limits: L
                                 oy + ay * rect.right + by * rect.top,
                             )
                             left, right, bottom = min(xa, xb), max(xa, xb), max(ya, yb)
+                        if not space and x0s and left == x0s[-1] and right == x1s[-1] and bottom == bottoms[-1]:
+                            # one glyph that pdfium hands out as several characters with the same
+                            # box (a ligature "ﬀ" as "f", "f"): keep it one glyph of two letters
+                            texts[-1] += ch
+                            continue
                         texts.append(ch)
                         spaces.append(space)
                         space = False
