@@ -17,6 +17,7 @@ from verify.match import FUZZY_THRESHOLD, classify, drift, locate, tokens
         ("  Straße “Zitat” – ﬁne\u00ad  ", 'strasse "zitat" — fine'),
         ("co‑operate", "co-operate"),
         ("re- produce and re-\nproduce", "reproduce and reproduce"),
+        ("zur Verfü-\n\nH\n\ngung", "zur verfü- h gung"),  # a paragraph break is not a line split
         ("di(cid:11)erent", "di\ufffderent"),
         ("ÉLÉGANT", "élégant"),
         ("中文  句子", "中文 句子"),
@@ -93,6 +94,15 @@ def test_locate_reports_spans_in_the_chunks_own_characters() -> None:
     assert m.kind == "fuzzy"
     assert m.score >= FUZZY_THRESHOLD
     assert {d.kind for d in m.differences} <= {"typo", "reference_marker", "punctuation"}
+
+
+def test_a_quote_ending_at_a_kept_hyphen_is_exact() -> None:
+    # the cleaner kept "per-" because a margin letter stands between the halves; a quote cut there
+    # is the chunk's own text and must not be read as "perH"
+    chunk = "a user’s publishing, reading, and saving activities to provide per-\n\nH\n\nsonalized ­— aides"
+    m = locate("a user's publishing, reading, and saving activities to provide per-", chunk)
+    assert m.kind == "exact"
+    assert chunk[m.start : m.end] == chunk[: chunk.index("per-") + 4]
 
 
 def test_calibration_set_precision_and_recall() -> None:

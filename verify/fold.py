@@ -30,7 +30,9 @@ _SPECIAL = re.compile(
     r"\(cid:\d+\)"  # pdfminer's name for a glyph without a Unicode mapping
     "|[" + re.escape("".join(_CHAR_FOLD)) + r"]"
     r"|\s+"  # whitespace runs
-    r"|(?<=[^\W\d_])-\s+(?=[^\W\d_])"  # a hyphen split across a line: "re- produce", "re-\nproduce"
+    # a hyphen split across a line ("re- produce", "re-\nproduce"), not across a paragraph break:
+    # "per-\n\nH" is a hyphen the cleaner kept before something else (a heading, a margin letter)
+    r"|(?<=[^\W\d_])-(?:[^\S\n]*\n[^\S\n]*|[^\S\n]+)(?=[^\W\d_])"
 )
 
 
