@@ -1,4 +1,5 @@
-"""Run the benchmarks: ``python -m benchmarks [extract] [transforms] [ingest] [verify] [report]``
+"""Run the benchmarks: ``python -m benchmarks [extract] [transforms] [ingest] [verify] [report]
+[scale] [calibration]``
 (all when none is named). Results go to benchmarks/results/<name>.json and a Markdown summary to
 benchmarks/results/summary.md; the README quotes them."""
 
@@ -7,7 +8,15 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from benchmarks import bench_extract, bench_ingest, bench_report, bench_scale, bench_transforms, bench_verify
+from benchmarks import (
+    bench_calibration,
+    bench_extract,
+    bench_ingest,
+    bench_report,
+    bench_scale,
+    bench_transforms,
+    bench_verify,
+)
 from benchmarks.common import RESULTS, machine, save
 
 BENCHMARKS = {
@@ -17,6 +26,7 @@ BENCHMARKS = {
     "verify": bench_verify.run,
     "report": bench_report.run,
     "scale": bench_scale.run,
+    "calibration": bench_calibration.run,
 }
 #: Run only when named: needs the peers of the `bench` extra (a separate environment).
 OPTIONAL = {"peers"}
@@ -77,6 +87,18 @@ def summary(results: dict[str, dict[str, Any]]) -> str:
             f"{r['dask_overhead_seconds_per_document']} s per document",
             "",
         ]
+    if "calibration" in results:
+        r = results["calibration"]
+        lines += [
+            f"| threshold ({r['pairs']} labelled pairs: {r['labels'].get('match', 0)} match, "
+            f"{r['labels'].get('no_match', 0)} no_match) | precision | recall | false accepts | false rejects |",
+            "|---|---|---|---|---|",
+        ]
+        lines += [
+            f"| {t} | {v['precision']} | {v['recall']} | {v['false_accepts']} | {v['false_rejects']} |"
+            for t, v in r["thresholds"].items()
+        ]
+        lines += [""]
     if "peers" in results:
         r = results["peers"]
         lines += ["| ingest throughput (pages/s) | workers | pages/s |", "|---|---|---|"]
