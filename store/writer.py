@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import struct
 import sys
 from array import array
@@ -43,8 +44,11 @@ def pack_xs(xs: array[float]) -> bytes:
     """Pack a line's x edges for ``lines.x_edges``: steps of 1/64 pt between consecutive edges as
     int16 (steps are measured from the reconstructed edge, so rounding never accumulates), or plain
     float32 when a step does not fit (a gap wider than 512 pt)."""
-    quanta = [round(x * XS_QUANTUM) for x in xs]
-    steps = [b - a for a, b in itertools.pairwise(quanta)]
+    if xs and all(math.isfinite(x) for x in xs):  # a broken PDF can draw at inf or nan
+        quanta = [round(x * XS_QUANTUM) for x in xs]
+        steps = [b - a for a, b in itertools.pairwise(quanta)]
+    else:
+        quanta, steps = [], []
     if quanta and all(-32768 <= q <= 32767 for q in steps) and -(2**31) <= quanta[0] < 2**31:
         packed = array("h", steps)
         if _BIG_ENDIAN:  # pragma: no cover - big-endian hosts

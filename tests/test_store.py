@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import shutil
 from array import array
 from pathlib import Path
@@ -235,6 +236,16 @@ def test_line_geometry_blob_round_trips_within_a_hundredth_of_a_point(xs: list[f
         assert abs(a - b) <= 1 / 128 + 1e-3
     if xs and all(abs(b - a) < 500 for a, b in itertools.pairwise(xs)):
         assert len(blob) == 1 + 4 + 2 * (len(xs) - 1)  # the compact form: 2 bytes per edge
+
+
+def test_geometry_off_the_page_keeps_its_values() -> None:
+    # a broken PDF can place a glyph at an infinite or undefined x: stored as float32, as drawn
+    xs = [72.0, float("inf"), 80.5]
+    back = unpack_xs(pack_xs(array("f", xs)))
+    assert list(back) == xs
+    back = unpack_xs(pack_xs(array("f", [1.0, float("nan")])))
+    assert back[0] == 1.0
+    assert math.isnan(back[1])
 
 
 def test_unknown_geometry_blob_is_refused() -> None:
