@@ -48,6 +48,7 @@ HEADING_WIDTH = 0.6
 SHORT_LINE = 0.1
 
 _SENTENCE_END = frozenset(".!?:;。！？")
+_FULL_STOP = frozenset(".!?。！？")
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,7 +299,7 @@ def _mark_paragraphs(
     out = [lines[0]] if lines else []
     for k in range(1, len(lines)):
         px0, px1, ptop, pbottom, pg, _ = geo[k - 1]
-        cx0, _, ctop, cbottom, cg, _ = geo[k]
+        cx0, cx1, ctop, cbottom, cg, _ = geo[k]
         height = max(pbottom - ptop, cbottom - ctop, 1.0)
         ends = lines[k - 1].text[-1:] in _SENTENCE_END
         indented = ends and 0.8 * height < cx0 - left[cg] < 8 * height and px0 - left[pg] < 0.5 * height
@@ -310,6 +311,12 @@ def _mark_paragraphs(
                 or indented
                 or big[k] != big[k - 1]
                 or _short_heading(lines[k - 1].text, lines[k].text, px1 - px0, right[pg] - left[pg])
+                or (
+                    lines[k - 1].text[-1:] in _FULL_STOP  # not ":", which a title continues past
+                    and k + 1 < len(lines)
+                    and geo[k + 1][4] == cg
+                    and _short_heading(lines[k].text, lines[k + 1].text, cx1 - cx0, right[cg] - left[cg])
+                )
             )
         elif 0 <= ctop - pbottom <= 0.8 * height and abs(cx0 - px0) <= 2:
             para = False  # the next group continues right below (the last line of a full-width block)
