@@ -46,7 +46,9 @@ def table(columns: Sequence[str], rows: Iterable[Sequence[Any]], *, max_width: i
 
 
 def write_csv(columns: Sequence[str], rows: Iterable[Sequence[Any]], out: TextIO) -> None:
-    writer = csv.writer(out)
+    """CSV with a header row and ``\n`` line ends (so ``tail``, ``cut`` and ``$(...)`` see no stray
+    ``\r``); fields holding newlines are quoted."""
+    writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
     for row in rows:
         writer.writerow([jsonable(v) for v in row])

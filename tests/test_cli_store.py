@@ -287,3 +287,26 @@ def test_readme_documents_every_command() -> None:
         assert f"citeline {name}" in readme, name
         for sub in getattr(cmd, "commands", {}):
             assert f"citeline {name} {sub}" in readme, (name, sub)
+
+
+def test_readme_quick_start_runs_as_written(tmp_path: Path) -> None:
+    """The README's first command (after its install step) and its "look around" block, verbatim,
+    in a shell, with the installed `citeline` script: what a new user types first must work."""
+    project = Path(__file__).resolve().parent.parent
+    readme = (project / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    blocks = [b.split("```", 1)[0] for b in section.split("```bash\n")[1:]]
+    assert len(blocks) == 2, "Quick start: the two commands, then the look-around block"
+    first = next(line for line in blocks[0].splitlines() if "citeline ingest" in line)
+    ingest_cmd = first.split("&&", 1)[1].strip()  # the part after `pip install ... &&`
+    shutil.copytree(project / "fixtures", tmp_path / "fixtures")
+    env = {k: v for k, v in os.environ.items() if k != "CITELINE_DB"}
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    script = f"set -e\n{ingest_cmd}\n{blocks[1]}"
+    done = subprocess.run(["bash", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert (tmp_path / "citeline.db").exists()
+    # the last command shows the chunk holding the sentence it looked for, with its marker
+    assert "reimbursed after 90 days" in done.stdout
+    assert "Traceback" not in done.stderr
+    assert "Error" not in done.stderr
