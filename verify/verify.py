@@ -76,7 +76,8 @@ class _Cache:
 
 
 class Verifier:
-    """Verifies answers against one store (reusable across answers; caches chunk lookups per answer)."""
+    """Verifies answers against one store; reusable across answers, and its caches of chunks,
+    versions and folded texts (immutable once stored) are kept across them."""
 
     def __init__(self, store: Store, options: VerifyOptions = VerifyOptions()) -> None:
         if options.policy not in POLICIES:
@@ -126,17 +127,24 @@ class Verifier:
             self._cache.vocabulary[version_id] = frozenset(words)
         return self._cache.vocabulary[version_id]
 
-    def _locate(self, quote: str, chunk: ChunkInfo) -> Match:
-        return locate(
-            quote,
-            chunk.text,
-            folded_chunk=self._folded(chunk),
-            vocabulary=lambda: self._vocabulary(chunk.version_id),
-            threshold=self.options.fuzzy_threshold,
-            altered_min=self.options.altered_min,
-        )
+    def _locate(self, quote: str, chunk: ChunkInfo, seen: dict[str, Match]) -> Match:
+        """``locate`` in one chunk; ``seen`` holds this quote's matches by chunk id, so no chunk is
+        aligned twice for one quote."""
+        m = seen.get(chunk.chunk_id)
+        if m is None:
+            m = seen[chunk.chunk_id] = locate(
+                quote,
+                chunk.text,
+                folded_chunk=self._folded(chunk),
+                vocabulary=lambda: self._vocabulary(chunk.version_id),
+                threshold=self.options.fuzzy_threshold,
+                altered_min=self.options.altered_min,
+            )
+        return m
 
-    def _best_in(self, quote: str, chunks: Iterable[ChunkInfo]) -> tuple[ChunkInfo, Match] | None:
+    def _best_in(
+        self, quote: str, chunks: Iterable[ChunkInfo], seen: dict[str, Match] | None = None
+    ) -> tuple[ChunkInfo, Match] | None:
         """The best place for a quote among chunks: an exact match first, then the best fuzzy one.
 
         Chunks are screened in C first (a substring test on the folded texts, then rapidfuzz's
@@ -145,11 +153,12 @@ class Verifier:
         pool = list(chunks)
         if not pool:
             return None
+        seen = {} if seen is None else seen
         folded_quote = fold(quote).text
         texts = [self._folded(c).text for c in pool]
         for c, text in zip(pool, texts, strict=True):
             if folded_quote in text:
-                m = self._locate(quote, c)
+                m = self._locate(quote, c, seen)
                 if m.kind == "exact":
                     return c, m
         if len(pool) > SCREEN_CANDIDATES:
@@ -168,10 +177,9 @@ class Verifier:
                 score_cutoff=self.options.fuzzy_threshold - 5,
             )
             pool = [pool[index] for _, _, index in screened]
-        candidates = pool
         best: tuple[ChunkInfo, Match] | None = None
-        for c in candidates:
-            m = self._locate(quote, c)
+        for c in pool:
+            m = self._locate(quote, c, seen)
             if m.kind == "fuzzy" and (best is None or m.score > best[1].score):
                 best = (c, m)
         return best
@@ -295,11 +303,12 @@ class Verifier:
             )
             return result
 
-        hit = self._at_given_indices(cit, chunk) or self._best_in(cit.quote, candidates)
+        seen: dict[str, Match] = {}
+        hit = self._at_given_indices(cit, chunk) or self._best_in(cit.quote, candidates, seen)
         altered: tuple[ChunkInfo, Match] | None = None
         if hit is None:
             for c in candidates:
-                m = self._locate(cit.quote, c)
+                m = self._locate(cit.quote, c, seen)
                 if m.kind == "altered" and (altered is None or m.score > altered[1].score):
                     altered = (c, m)
         if hit is not None:
