@@ -78,6 +78,11 @@ def test_word_level_classification(quote: str, source: str, kinds: list[str]) ->
     assert [d.kind for d in got] == kinds
 
 
+def test_every_han_character_is_a_token_of_its_own() -> None:
+    # the supplementary ideographs (𠀋, 𪚲) too: a script without spaces is compared per character
+    assert tokens("中文𠀋𪚲 straße [12]") == ["中", "文", "𠀋", "𪚲", "straße", "[12]"]
+
+
 def test_locate_reports_spans_in_the_chunks_own_characters() -> None:
     chunk = "Für Kunden gilt: „Anträge werden nicht nach 90 Tagen erstattet“ [12]. Ende."
     m = locate('"anträge werden nicht nach 90 tagen erstattet"', chunk)

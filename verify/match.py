@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
+from ingest.clean.whitespace import CJK_LETTERS
 from ingest.offsets import Normalized
 from verify.fold import UNMAPPED, Folded, fold
 
@@ -62,13 +63,12 @@ _DIGITS = re.compile(r"\d+")
 _NUMBER = re.compile(r"^[$€£¥]?\d[\d.,:/%‰]*$")
 _OCR_TABLE = str.maketrans({"1": "l", "I": "l", "|": "l", "0": "o"})
 _ENDINGS = frozenset({"", "s", "es", "d", "ed", "ing", "ly", "er", "ers", "est", "'s", "’s"})
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_WORD_START = re.compile(rf"[{_CJK}]|(?<![^\W_])[^\W_]|(?<!\S)[^\w\s]")
-_WORD_END = re.compile(rf"[{_CJK}]|[^\W_](?![^\W_])|[^\w\s](?!\S)")
+_WORD_START = re.compile(rf"[{CJK_LETTERS}]|(?<![^\W_])[^\W_]|(?<!\S)[^\w\s]")
+_WORD_END = re.compile(rf"[{CJK_LETTERS}]|[^\W_](?![^\W_])|[^\w\s](?!\S)")
 _PUNCT = re.compile(r"^[^\w\s]$")
 # bracketed reference markers, single CJK characters (scripts without spaces: each character is
 # compared as a word), words (an unmapped glyph U+FFFD counts as a letter), single punctuation marks
-_TOKEN = re.compile(rf"\[\d+(?:\s*[,–-]\s*\d+)*\]|[{_CJK}]|(?:(?![{_CJK}])[^\W_]|\ufffd)+|[^\w\s]")
+_TOKEN = re.compile(rf"\[\d+(?:\s*[,–-]\s*\d+)*\]|[{CJK_LETTERS}]|(?:(?![{CJK_LETTERS}])[^\W_]|\ufffd)+|[^\w\s]")
 
 
 @dataclass(frozen=True, slots=True)

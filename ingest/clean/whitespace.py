@@ -29,6 +29,12 @@ _CLOSERS = frozenset("\"'”’»)]」』）")
 PARAGRAPH = "\n\n"
 
 
+#: Kana and Han (with the supplementary ideograph planes) as a regex character range: the letters
+#: of scripts written without spaces between words. :func:`is_cjk` adds CJK punctuation and
+#: full-width forms.
+CJK_LETTERS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
+
+
 def is_cjk(ch: str) -> bool:
     """Han, kana and CJK punctuation: scripts written without spaces between words."""
     o = ord(ch)
