@@ -384,27 +384,22 @@ class Verifier:
         others = {mk: c for mk, cid in injected.items() if mk != marker and (c := self._chunk(cid)) is not None}
         hit = self._best_in(quote, others.values())
         if hit is not None:
-            c, m = hit
-            return {
-                "marker": next(mk for mk, x in others.items() if x is c),
-                "chunk_id": c.chunk_id,
-                "status": "verified" if m.kind == "exact" else "verified_fuzzy",
-                "score": m.score,
-                **_loc_json(self._resolve(c, m)),
-            }
+            return {"marker": next(mk for mk, x in others.items() if x is hit[0]), **self._found(*hit)}
         if cited is not None:
             rest = [c for c in self._version_chunks(cited.version_id) if c.chunk_id != cited.chunk_id]
             hit = self._best_in(quote, rest)
             if hit is not None:
-                c, m = hit
-                return {
-                    "marker": None,
-                    "chunk_id": c.chunk_id,
-                    "status": "verified" if m.kind == "exact" else "verified_fuzzy",
-                    "score": m.score,
-                    **_loc_json(self._resolve(c, m)),
-                }
+                return {"marker": None, **self._found(*hit)}
         return None
+
+    def _found(self, chunk: ChunkInfo, m: Match) -> dict[str, Any]:
+        """Where a quote was found outside the cited chunk (``found_in``, ``stale``)."""
+        return {
+            "chunk_id": chunk.chunk_id,
+            "status": "verified" if m.kind == "exact" else "verified_fuzzy",
+            "score": m.score,
+            **_loc_json(self._resolve(chunk, m)),
+        }
 
     def _reanchor(self, quote: str, version: VersionInfo) -> dict[str, Any]:
         current = self.store.current_version(version.document_uri)
@@ -414,16 +409,7 @@ class Verifier:
         hit = self._best_in(quote, self._version_chunks(current.version_id))
         if hit is None:
             return {"current_version": current.version_no, "found": False}
-        c, m = hit
-        loc = self._resolve(c, m)
-        return {
-            "current_version": current.version_no,
-            "found": True,
-            "chunk_id": c.chunk_id,
-            "status": "verified" if m.kind == "exact" else "verified_fuzzy",
-            "score": m.score,
-            **_loc_json(loc),
-        }
+        return {"current_version": current.version_no, "found": True, **self._found(*hit)}
 
     def _evidence_flags(self, result: CitationResult, cit: CitationInput, chunk: ChunkInfo, m: Match) -> None:
         evidence = _sentences_around(chunk.text, m.start, m.end)
