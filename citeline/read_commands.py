@@ -114,11 +114,8 @@ def show(uri: str, fmt: str) -> None:
             ],
         )
     )
-    current = info.current
-    for v in info.versions:
-        for p in v.problems:
-            if v is current:
-                click.echo(f"\nProblem: {p['code']}: {p['message']}")
+    for p in info.current.problems if info.current else ():
+        click.echo(f"\nProblem: {p['code']}: {p['message']}")
     if info.pages:
         click.echo("\nPages:")
         click.echo(
