@@ -310,3 +310,15 @@ def test_readme_quick_start_runs_as_written(tmp_path: Path) -> None:
     assert "reimbursed after 90 days" in done.stdout
     assert "Traceback" not in done.stderr
     assert "Error" not in done.stderr
+
+
+def test_show_names_the_current_versions_problems(sqlite_url: str, tmp_path: Path) -> None:
+    folder = tmp_path / "scans"
+    folder.mkdir()
+    shutil.copy(PDF_FIXTURES / "scanned_page.pdf", folder / "Übersicht.pdf")
+    code, _, _ = run("--db", sqlite_url, "ingest", str(folder), "-q", "--workers", "1")
+    assert code == 0
+    code, out, _ = run("--db", sqlite_url, "show", "Übersicht.pdf")
+    assert code == 0
+    problems = [line for line in out.splitlines() if line.startswith("Problem: ")]
+    assert problems == ["Problem: no_text_layer: no text layer on page 2"]
