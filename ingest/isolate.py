@@ -364,19 +364,3 @@ class IsolatedPool(Generic[T, R]):
                 p.join()
                 p.close()
                 self._retiring.remove(p)
-
-
-def run_isolated(fn: Callable[[T], R], arg: T, *, timeout: float | None = None, start_method: str = "forkserver") -> R:
-    """Call ``fn(arg)`` once in a fresh child process and return its value.
-
-    Re-raises the child's exception in the parent; raises :class:`TaskTimeout` or :class:`WorkerDied`.
-    """
-    pool = IsolatedPool(
-        fn, workers=1, timeout=timeout, max_tasks_per_worker=1, crash_retries=0, start_method=start_method
-    )
-    with pool, contextlib.closing(pool._run([(None, arg)])) as results:
-        for _, ok, value in results:
-            if ok:
-                return cast(R, value)
-            raise value
-    raise PoolError("the worker returned no result")  # unreachable: every task yields exactly once

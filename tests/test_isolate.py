@@ -1,4 +1,4 @@
-"""IsolatedPool and run_isolated with real worker processes: values, exceptions, hangs, crashes, cleanup."""
+"""IsolatedPool with real worker processes: values, exceptions, hangs, crashes, cleanup."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.isolate import IsolatedPool, PoolError, TaskTimeout, WorkerDied, run_isolated
+from ingest.isolate import IsolatedPool, PoolError, TaskTimeout, WorkerDied
 from tests import isolate_tasks as tasks
 
 
@@ -216,19 +216,6 @@ def test_workers_exit_when_the_parent_is_killed(tmp_path: Path) -> None:
     while running(worker) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not running(worker)
-
-
-def test_run_isolated() -> None:
-    assert run_isolated(tasks.square, 12) == 144
-    with pytest.raises(ValueError, match="nope"):
-        run_isolated(tasks.fail, "nope")
-    started = time.monotonic()
-    with pytest.raises(TaskTimeout):
-        run_isolated(tasks.hang, None, timeout=1.0)
-    assert time.monotonic() - started < 4
-    with pytest.raises(WorkerDied, match="exit code 3"):
-        run_isolated(tasks.exit3, None)
-    assert pool_children() == []
 
 
 def test_pool_errors_pickle() -> None:
