@@ -197,6 +197,39 @@ def test_quote_elsewhere_in_the_document_is_misattributed(store: Store) -> None:
     assert c["found_in"]["chunk_id"] == chunk_with(store, HANDBOOK, "wellness programme reimburses").chunk_id
 
 
+def test_a_long_running_verifier_starts_its_caches_over_with_the_same_results(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from verify import verify as verify_module
+
+    def answer(uri: str, where: str, quote: str) -> Any:
+        return verify_module.parse_answer(
+            {
+                "answer": "Belegt, „wörtlich“ [S1].",
+                "sources": {"S1": chunk_with(store, uri, where).chunk_id},
+                "citations": [{"marker": "S1", "quote": quote}],
+            },
+            name="answer",
+        )
+
+    paper = answer("two_column_paper.pdf", "", "a quote that this paper does not hold anywhere at all")
+    handbook = answer(
+        HANDBOOK,
+        "Claims are not reimbursed",
+        "The wellness programme reimburses gym memberships, yoga classes and smoking-cessation courses",
+    )
+    verifier = verify_module.Verifier(store, VerifyOptions(log=False))
+    verifier.verify(paper)
+    first = verifier.verify(handbook).as_json()["citations"]
+    paper_version = verifier._chunk(paper.sources["S1"]).version_id  # type: ignore[union-attr,index]
+    assert paper_version in verifier._cache.version_chunks  # kept across answers
+    monkeypatch.setattr(verify_module, "CHUNK_CACHE", 2)
+    again = verifier.verify(handbook).as_json()["citations"]
+    assert again == first
+    assert first[0]["status"] == "misattributed"
+    assert paper_version not in verifier._cache.version_chunks  # started over before this answer
+
+
 def test_invented_markers_unknown_chunks_and_short_quotes(store: Store) -> None:
     chunk = chunk_with(store, HANDBOOK, "Claims are not reimbursed").chunk_id
     answer = {

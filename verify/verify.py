@@ -44,6 +44,9 @@ SCREEN_CANDIDATES = 3
 SCREEN_WORD_SHARE = 0.6
 #: Document versions whose raw stream and geometry are kept in memory for resolving quotes.
 VERSION_CACHE = 32
+#: Chunks (with their folded texts and words) kept across answers; beyond this the caches start over
+#: before the next answer, so a long-running ``citeline serve`` does not grow with the corpus.
+CHUNK_CACHE = 100_000
 POLICIES = ("annotate", "strict", "strip")
 
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
@@ -448,6 +451,8 @@ class Verifier:
             injected = {}
         else:
             raise InputError("no injected set: give 'sources', 'context' or --context ID")
+        if len(self._cache.chunks) > CHUNK_CACHE:
+            self._cache = _Cache()
         results = [self.check(c, injected, answer.document_refs) for c in answer.citations]
         cited = {c.sentence for c in answer.citations if c.sentence is not None}
         sentences = [
