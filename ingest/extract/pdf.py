@@ -9,6 +9,7 @@ from __future__ import annotations
 import ctypes
 import io
 import re
+import struct
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +20,7 @@ from ingest.extract.layout import layout_page
 from ingest.extract.model import Extraction, Line, Page, Problem
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_RECT = struct.Struct("4f")  # FS_RECTF: left, top, right, bottom
 
 #: A page whose glyphs are mostly unmapped ``(cid:N)`` codes has no usable text layer.
 UNMAPPED_SHARE = 0.3
@@ -189,11 +191,6 @@ def extract_pdfium(source: SourceFile, *, password: str | None = None, limits: L
     import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_c
 
-    get_box = pdfium_c.FPDFText_GetLooseCharBox
-    get_size = pdfium_c.FPDFText_GetFontSize
-    rect = pdfium_c.FS_RECTF()
-    rect_ref = ctypes.byref(rect)
-
     def pages(doc: pdfium.PdfDocument) -> Iterator[PageGlyphs]:
         for index in range(len(doc)):
             page = doc[index]
@@ -202,59 +199,9 @@ def extract_pdfium(source: SourceFile, *, password: str | None = None, limits: L
                 pg = PageGlyphs(index + 1, float(width), float(height))
                 # page space (origin bottom-left of the media box, unrotated) -> top-left display space
                 ox, oy, ax, ay, bx, by = _display_transform(page.raw, pdfium_c, float(width), float(height))
-                upright = abs(ax - 1) < 1e-6 and abs(ay) < 1e-6 and abs(bx) < 1e-6 and abs(by + 1) < 1e-6
                 textpage = page.get_textpage()
                 try:
-                    tp = textpage.raw
-                    texts, x0s, x1s, tops, bottoms, sizes = pg.texts, pg.x0, pg.x1, pg.top, pg.bottom, pg.size
-                    spaces = pg.space_before
-                    space = False
-                    last_height, size = -1.0, 0.0
-                    for i, code in enumerate(_page_codes(tp, textpage.count_chars(), pdfium_c)):
-                        # generated spaces and line breaks are dropped here, as the layout would
-                        if code == 2 or code == 0xFFFE:
-                            code = 0x2D  # pdfium's mark for a hyphen that ends a line; the glyph is "-"
-                        elif code <= 32 or code == 0xA0:
-                            space = True  # a space or pdfium's generated break: a hint for the layout
-                            continue
-                        if 0xDC00 <= code <= 0xDFFF and texts and "\ud800" <= texts[-1] <= "\udbff":
-                            # low half of a UTF-16 surrogate pair: complete the previous glyph
-                            texts[-1] = chr(0x10000 + ((ord(texts[-1]) - 0xD800) << 10) + (code - 0xDC00))
-                            continue
-                        ch = chr(code) if code < 0x110000 else "\ufffd"
-                        if not get_box(tp, i, rect_ref):
-                            continue
-                        # one call per run of glyphs: the same font at the same size has the same
-                        # loose box height, so the size is only asked for when the height changes
-                        height = rect.top - rect.bottom
-                        if height != last_height:
-                            size = get_size(tp, i)
-                            last_height = height
-                        if upright:
-                            left, right, bottom = rect.left + ox, rect.right + ox, oy - rect.bottom
-                        else:
-                            xa, ya = (
-                                ox + ax * rect.left + bx * rect.bottom,
-                                oy + ay * rect.left + by * rect.bottom,
-                            )
-                            xb, yb = (
-                                ox + ax * rect.right + bx * rect.top,
-                                oy + ay * rect.right + by * rect.top,
-                            )
-                            left, right, bottom = min(xa, xb), max(xa, xb), max(ya, yb)
-                        if not space and x0s and left == x0s[-1] and right == x1s[-1] and bottom == bottoms[-1]:
-                            # one glyph that pdfium hands out as several characters with the same
-                            # box (a ligature "ﬀ" as "f", "f"): keep it one glyph of two letters
-                            texts[-1] += ch
-                            continue
-                        texts.append(ch)
-                        spaces.append(space)
-                        space = False
-                        x0s.append(left)
-                        x1s.append(right)
-                        bottoms.append(bottom)
-                        tops.append(bottom - size if size > 0 else bottom - abs(rect.top - rect.bottom))
-                        sizes.append(size)
+                    _pdfium_glyphs(textpage.raw, textpage.count_chars(), (ox, oy, ax, ay, bx, by), pg, pdfium_c)
                 finally:
                     textpage.close()
             finally:
@@ -274,6 +221,76 @@ def extract_pdfium(source: SourceFile, *, password: str | None = None, limits: L
         raise _pdfium_error(source.path, exc) from None
     finally:
         doc.close()
+
+
+def _pdfium_glyphs(
+    tp: object, count: int, transform: tuple[float, float, float, float, float, float], pg: PageGlyphs, pdfium_c: Any
+) -> None:
+    """Append the glyphs of one pdfium text page to ``pg``, in display space.
+
+    The hot loop of the pdfium backend (one ctypes call per character): everything it touches is a
+    local, the box is read with one ``struct`` unpack, and the font size is asked for only when the
+    loose box height changes (the same font at the same size has the same loose box height)."""
+    get_box = pdfium_c.FPDFText_GetLooseCharBox
+    get_size = pdfium_c.FPDFText_GetFontSize
+    rect = pdfium_c.FS_RECTF()
+    rect_ref = ctypes.byref(rect)
+    read_rect = _RECT.unpack_from
+    ox, oy, ax, ay, bx, by = transform
+    upright = abs(ax - 1) < 1e-6 and abs(ay) < 1e-6 and abs(bx) < 1e-6 and abs(by + 1) < 1e-6
+    texts, x0s, x1s, tops, bottoms, sizes = pg.texts, pg.x0, pg.x1, pg.top, pg.bottom, pg.size
+    add_text, add_x0, add_x1, add_top, add_bottom, add_size = (
+        texts.append,
+        x0s.append,
+        x1s.append,
+        tops.append,
+        bottoms.append,
+        sizes.append,
+    )
+    add_space = pg.space_before.append
+    space = False
+    last_height, size = -1.0, 0.0
+    last_left = last_right = last_bottom = None
+    for i, code in enumerate(_page_codes(tp, count, pdfium_c)):
+        # generated spaces and line breaks are dropped here, as the layout would
+        if code <= 32 or code == 0xA0 or code == 0xFFFE:
+            if code == 2 or code == 0xFFFE:
+                code = 0x2D  # pdfium's mark for a hyphen that ends a line; the glyph is "-"
+            else:
+                space = True  # a space or pdfium's generated break: a hint for the layout
+                continue
+        elif 0xDC00 <= code <= 0xDFFF and texts and "\ud800" <= texts[-1] <= "\udbff":
+            # low half of a UTF-16 surrogate pair: complete the previous glyph
+            texts[-1] = chr(0x10000 + ((ord(texts[-1]) - 0xD800) << 10) + (code - 0xDC00))
+            continue
+        if not get_box(tp, i, rect_ref):
+            continue
+        rl, rt, rr, rb = read_rect(rect)
+        height = rt - rb
+        if height != last_height:
+            size = get_size(tp, i)
+            last_height = height
+        if upright:
+            left, right, bottom = rl + ox, rr + ox, oy - rb
+        else:
+            xa, ya = ox + ax * rl + bx * rb, oy + ay * rl + by * rb
+            xb, yb = ox + ax * rr + bx * rt, oy + ay * rr + by * rt
+            left, right, bottom = min(xa, xb), max(xa, xb), max(ya, yb)
+        ch = chr(code) if code < 0x110000 else "\ufffd"
+        if not space and left == last_left and right == last_right and bottom == last_bottom:
+            # one glyph that pdfium hands out as several characters with the same box (a
+            # ligature "ﬀ" as "f", "f"): keep it one glyph of two letters
+            texts[-1] += ch
+            continue
+        add_text(ch)
+        add_space(space)
+        space = False
+        add_x0(left)
+        add_x1(right)
+        add_bottom(bottom)
+        add_top(bottom - size if size > 0 else bottom - abs(height))
+        add_size(size)
+        last_left, last_right, last_bottom = left, right, bottom
 
 
 def _page_codes(textpage: object, count: int, pdfium_c: Any) -> list[int]:
