@@ -125,6 +125,21 @@ def test_hashes_and_extractor_are_recorded() -> None:
     assert repr(ex.pages[0]) == "<Page:1>"
 
 
+def test_an_extraction_survives_the_trip_from_worker_to_writer() -> None:
+    # workers pickle whole extractions; a line pickles as a plain constructor call, which must give
+    # back an equal line (geometry included) and still refuse a malformed one
+    import pickle
+
+    ex = extract(PDF_FIXTURES / "multilingual.pdf", extractor="pdfium")
+    back = pickle.loads(pickle.dumps(ex))
+    assert back == ex
+    assert [ln.xs.tobytes() for ln in back.lines] == [ln.xs.tobytes() for ln in ex.lines]
+    assert not all(ex.raw[ln.raw_start : ln.raw_end].isascii() for ln in back.lines)
+    make, (page, start, end, top, bottom, xs) = ex.lines[0].__reduce__()
+    with pytest.raises(ValueError, match="x edges"):
+        make(page, start, end + 1, top, bottom, xs)
+
+
 # ----------------------------------------------------------------------------- bad input
 
 
