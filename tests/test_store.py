@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 import shutil
+import struct
 from array import array
 from pathlib import Path
 from typing import Any
@@ -236,6 +237,17 @@ def test_line_geometry_blob_round_trips_within_a_hundredth_of_a_point(xs: list[f
         assert abs(a - b) <= 1 / 128 + 1e-3
     if xs and all(abs(b - a) < 500 for a, b in itertools.pairwise(xs)):
         assert len(blob) == 1 + 4 + 2 * (len(xs) - 1)  # the compact form: 2 bytes per edge
+
+
+def test_line_geometry_blob_format_literally() -> None:
+    # 72 pt = 4608/64; steps of 32/64 and 496/64 pt; a step over 512 pt falls back to float32
+    blob = pack_xs(array("f", [72.0, 72.5, 80.25]))
+    assert blob == b"\x02" + struct.pack("<i", 4608) + struct.pack("<hh", 32, 496)
+    assert list(unpack_xs(blob)) == [72.0, 72.5, 80.25]
+    assert list(unpack_xs(pack_xs(array("f", [-3.0, 0.015625, -3.0])))) == [-3.0, 0.015625, -3.0]
+    wide = pack_xs(array("f", [10.0, 600.0]))
+    assert wide == b"\x01" + struct.pack("<ff", 10.0, 600.0)
+    assert pack_xs(array("f")) == b"\x01"
 
 
 def test_geometry_off_the_page_keeps_its_values() -> None:
