@@ -264,16 +264,18 @@ def locate(
     chunk_text: str,
     *,
     folded_chunk: Folded | None = None,
+    folded_quote: str | None = None,
     vocabulary: frozenset[str] | Callable[[], frozenset[str]] | None = None,
     threshold: float = FUZZY_THRESHOLD,
     altered_min: float = ALTERED_MIN,
 ) -> Match:
     """Find ``quote`` in ``chunk_text``; spans are reported in ``chunk_text``'s own characters.
 
-    ``vocabulary`` is the set of folded words of the document the chunk belongs to, or a function
-    giving it (called only when a fuzzy match needs it); default: the chunk's own words. See
-    :func:`classify`."""
-    fq = fold(quote).text
+    ``folded_chunk`` and ``folded_quote`` are ``fold(chunk_text)`` and ``fold(quote).text`` when the
+    caller has them already. ``vocabulary`` is the set of folded words of the document the chunk
+    belongs to, or a function giving it (called only when a fuzzy match needs it); default: the
+    chunk's own words. See :func:`classify`."""
+    fq = fold(quote).text if folded_quote is None else folded_quote
     ft = folded_chunk or fold(chunk_text)
     if not fq or not ft.text:
         return NOT_FOUND

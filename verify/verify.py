@@ -11,6 +11,7 @@ one), a source file that changed on disk.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -139,6 +140,7 @@ class Verifier:
                 quote,
                 chunk.text,
                 folded_chunk=self._folded(chunk),
+                folded_quote=_folded_quote(quote),
                 vocabulary=lambda: self._vocabulary(chunk.version_id),
                 threshold=self.options.fuzzy_threshold,
                 altered_min=self.options.altered_min,
@@ -146,25 +148,32 @@ class Verifier:
         return m
 
     def _best_in(
-        self, quote: str, chunks: Iterable[ChunkInfo], seen: dict[str, Match] | None = None
+        self,
+        quote: str,
+        chunks: Iterable[ChunkInfo],
+        seen: dict[str, Match] | None = None,
+        *,
+        screen: bool = False,
     ) -> tuple[ChunkInfo, Match] | None:
         """The best place for a quote among chunks: an exact match first, then the best fuzzy one.
 
         Chunks are screened in C first (a substring test on the folded texts, then rapidfuzz's
         ``partial_ratio`` over all of them), so only a few candidates get the full alignment: a
-        failing citation can search a whole document quickly."""
+        failing citation can search a whole document quickly. Pools of a few chunks are screened
+        too with ``screen`` (the search for a misattributed quote: a chunk far below the fuzzy
+        threshold could only give a near miss, which that search does not report)."""
         pool = list(chunks)
         if not pool:
             return None
         seen = {} if seen is None else seen
-        folded_quote = fold(quote).text
+        folded_quote = _folded_quote(quote)
         texts = [self._folded(c).text for c in pool]
         for c, text in zip(pool, texts, strict=True):
             if folded_quote in text:
                 m = self._locate(quote, c, seen)
                 if m.kind == "exact":
                     return c, m
-        if len(pool) > SCREEN_CANDIDATES:
+        if screen or len(pool) > SCREEN_CANDIDATES:
             # a fuzzy match keeps most of the quote's words: drop chunks that lack them (set
             # lookups), then rank the rest by partial_ratio (in C)
             words = {w for w in tokens(folded_quote) if len(w) > 2}
@@ -296,7 +305,7 @@ class Verifier:
                 "the sentence cites this marker but quotes nothing to check",
             )
             return result
-        folded = fold(cit.quote).text
+        folded = _folded_quote(cit.quote)
         words = len(_WORDS.findall(folded))
         if len(folded) < self.options.min_chars or words < self.options.min_words:
             result.status = "too_short"
@@ -385,12 +394,12 @@ class Verifier:
         self, quote: str, marker: str, cited: ChunkInfo | None, injected: dict[str, str]
     ) -> dict[str, Any] | None:
         others = {mk: c for mk, cid in injected.items() if mk != marker and (c := self._chunk(cid)) is not None}
-        hit = self._best_in(quote, others.values())
+        hit = self._best_in(quote, others.values(), screen=True)
         if hit is not None:
             return {"marker": next(mk for mk, x in others.items() if x is hit[0]), **self._found(*hit)}
         if cited is not None:
             rest = [c for c in self._version_chunks(cited.version_id) if c.chunk_id != cited.chunk_id]
-            hit = self._best_in(quote, rest)
+            hit = self._best_in(quote, rest, screen=True)
             if hit is not None:
                 return {"marker": None, **self._found(*hit)}
         return None
@@ -490,6 +499,13 @@ def verify_answer(
     data = load_answer(answer, name=name)
     parsed = parse_answer(data, name=name)
     return Verifier(store, options).verify(parsed, context_id=context_id)
+
+
+@functools.lru_cache(maxsize=4096)
+def _folded_quote(quote: str) -> str:
+    """``fold(quote).text``: one check folds its quote for every chunk it looks in, and the same
+    quotes come back (a report re-rendered, a served answer re-checked)."""
+    return fold(quote).text
 
 
 def _resolve_marker(marker: str, injected: dict[str, str], refs: dict[str, dict[str, Any]]) -> str | None:
