@@ -245,15 +245,17 @@ def _best_span(quote: str, text: str, start: int, end: int) -> tuple[int, int, f
     ends = [m.end() for m in _WORD_END.finditer(text, lo, hi)] or [end]
 
     def pick(candidates: list[tuple[int, int]]) -> tuple[int, int, float]:
-        best = (start, end, -1.0)
+        best_s, best_e, best = start, end, -1.0
         for s, e in candidates:
             if e <= s:
                 continue
-            score = fuzz.ratio(quote, text[s:e])
-            near = abs(s - start) + abs(e - end) < abs(best[0] - start) + abs(best[1] - end)
-            if score > best[2] or (score == best[2] and near):
-                best = (s, e, score)
-        return best
+            # below the cutoff rapidfuzz stops early and says 0, which never wins here
+            score = fuzz.ratio(quote, text[s:e], score_cutoff=max(best, 0.0))
+            if score > best or (
+                score == best and abs(s - start) + abs(e - end) < abs(best_s - start) + abs(best_e - end)
+            ):
+                best_s, best_e, best = s, e, score
+        return best_s, best_e, best
 
     s, _, _ = pick([(s, end) for s in starts])
     return pick([(s, e) for e in ends])

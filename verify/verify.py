@@ -131,9 +131,10 @@ class Verifier:
             self._cache.vocabulary[version_id] = frozenset(words)
         return self._cache.vocabulary[version_id]
 
-    def _locate(self, quote: str, chunk: ChunkInfo, seen: dict[str, Match]) -> Match:
+    def _locate(self, quote: str, chunk: ChunkInfo, seen: dict[str, Match], *, found_only: bool = False) -> Match:
         """``locate`` in one chunk; ``seen`` holds this quote's matches by chunk id, so no chunk is
-        aligned twice for one quote."""
+        aligned twice for one quote. With ``found_only`` a near miss is not worked out (reported
+        not found), for searches where only a verified match counts."""
         m = seen.get(chunk.chunk_id)
         if m is None:
             m = seen[chunk.chunk_id] = locate(
@@ -143,7 +144,7 @@ class Verifier:
                 folded_quote=_folded_quote(quote),
                 vocabulary=lambda: self._vocabulary(chunk.version_id),
                 threshold=self.options.fuzzy_threshold,
-                altered_min=self.options.altered_min,
+                altered_min=self.options.fuzzy_threshold if found_only else self.options.altered_min,
             )
         return m
 
@@ -153,27 +154,29 @@ class Verifier:
         chunks: Iterable[ChunkInfo],
         seen: dict[str, Match] | None = None,
         *,
-        screen: bool = False,
+        elsewhere: bool = False,
     ) -> tuple[ChunkInfo, Match] | None:
         """The best place for a quote among chunks: an exact match first, then the best fuzzy one.
 
         Chunks are screened in C first (a substring test on the folded texts, then rapidfuzz's
         ``partial_ratio`` over all of them), so only a few candidates get the full alignment: a
-        failing citation can search a whole document quickly. Pools of a few chunks are screened
-        too with ``screen`` (the search for a misattributed quote: a chunk far below the fuzzy
-        threshold could only give a near miss, which that search does not report)."""
+        failing citation can search a whole document quickly. ``elsewhere`` is a search outside the
+        cited chunk (a misattributed quote, a stale one re-anchored), where a near miss is not
+        reported: pools of a few chunks are screened too, and no near miss is worked out."""
         pool = list(chunks)
         if not pool:
             return None
+        if elsewhere and seen is not None:
+            raise ValueError("a search elsewhere keeps its own matches")
         seen = {} if seen is None else seen
         folded_quote = _folded_quote(quote)
         texts = [self._folded(c).text for c in pool]
         for c, text in zip(pool, texts, strict=True):
             if folded_quote in text:
-                m = self._locate(quote, c, seen)
+                m = self._locate(quote, c, seen, found_only=elsewhere)
                 if m.kind == "exact":
                     return c, m
-        if screen or len(pool) > SCREEN_CANDIDATES:
+        if elsewhere or len(pool) > SCREEN_CANDIDATES:
             # a fuzzy match keeps most of the quote's words: drop chunks that lack them (set
             # lookups), then rank the rest by partial_ratio (in C)
             words = {w for w in tokens(folded_quote) if len(w) > 2}
@@ -191,7 +194,7 @@ class Verifier:
             pool = [pool[index] for _, _, index in screened]
         best: tuple[ChunkInfo, Match] | None = None
         for c in pool:
-            m = self._locate(quote, c, seen)
+            m = self._locate(quote, c, seen, found_only=elsewhere)
             if m.kind == "fuzzy" and (best is None or m.score > best[1].score):
                 best = (c, m)
         return best
@@ -394,12 +397,14 @@ class Verifier:
         self, quote: str, marker: str, cited: ChunkInfo | None, injected: dict[str, str]
     ) -> dict[str, Any] | None:
         others = {mk: c for mk, cid in injected.items() if mk != marker and (c := self._chunk(cid)) is not None}
-        hit = self._best_in(quote, others.values(), screen=True)
+        hit = self._best_in(quote, others.values(), elsewhere=True)
         if hit is not None:
             return {"marker": next(mk for mk, x in others.items() if x is hit[0]), **self._found(*hit)}
         if cited is not None:
-            rest = [c for c in self._version_chunks(cited.version_id) if c.chunk_id != cited.chunk_id]
-            hit = self._best_in(quote, rest, screen=True)
+            # the rest of the document, but for the chunks just searched
+            searched = {cited.chunk_id} | {c.chunk_id for c in others.values()}
+            rest = [c for c in self._version_chunks(cited.version_id) if c.chunk_id not in searched]
+            hit = self._best_in(quote, rest, elsewhere=True)
             if hit is not None:
                 return {"marker": None, **self._found(*hit)}
         return None
@@ -418,7 +423,7 @@ class Verifier:
         if current is None:
             return {"current_version": None, "found": False}
         self._cache.versions[current.version_id] = current
-        hit = self._best_in(quote, self._version_chunks(current.version_id))
+        hit = self._best_in(quote, self._version_chunks(current.version_id), elsewhere=True)
         if hit is None:
             return {"current_version": current.version_no, "found": False}
         return {"current_version": current.version_no, "found": True, **self._found(*hit)}
