@@ -356,10 +356,7 @@ class Store:
             return []
         hull = Original(min(sp.start for sp in spans), max(sp.end for sp in spans))
         raw = self.raw_text(version_id, hull)
-        geometry = self.geometry(version_id, hull)
-        # trim spaces using the raw text, shifted into the hull's coordinates
-        padded = " " * hull.start + raw
-        return geometry.boxes(list(spans), padded)
+        return self.geometry(version_id, hull).boxes(list(spans), raw, raw_start=hull.start)
 
     def provenance(self, chunk_id: str) -> Provenance:
         info = self.chunk(chunk_id)

@@ -29,7 +29,9 @@ _INVISIBLE = re.compile("[" + INVISIBLE + "]")
 _SPECIAL = re.compile(
     r"\(cid:\d+\)"  # pdfminer's name for a glyph without a Unicode mapping
     "|[" + re.escape("".join(_CHAR_FOLD)) + r"]"
-    r"|\s+"  # whitespace runs
+    # whitespace that folding changes: at either end, a run of several, one that is not a plain space
+    # (single spaces between words, nearly all of a text's whitespace, are left alone unvisited)
+    r"|\A\s+|\s+\Z| \s+|[^\S ]\s*"
     # a hyphen split across a line ("re- produce", "re-\nproduce"), not across a paragraph break:
     # "per-\n\nH" is a hyphen the cleaner kept before something else (a heading, a margin letter)
     r"|(?<=[^\W\d_])-(?:[^\S\n]*\n[^\S\n]*|[^\S\n]+)(?=[^\W\d_])"

@@ -24,7 +24,7 @@ from rapidfuzz import fuzz, process
 
 from ingest.extract.files import sha256_file
 from ingest.extract.model import Geometry
-from ingest.offsets import Normalized
+from ingest.offsets import Normalized, Original
 from store.errors import NotFound
 from store.records import ChunkInfo, PageInfo, VersionInfo
 from store.store import Store
@@ -43,8 +43,9 @@ MIN_QUOTE_WORDS = 4
 SCREEN_CANDIDATES = 3
 #: ... after dropping chunks holding less than this share of the quote's words (of three letters or more).
 SCREEN_WORD_SHARE = 0.6
-#: Document versions whose raw stream and geometry are kept in memory for resolving quotes.
-VERSION_CACHE = 32
+#: Chunks whose raw characters and line geometry are kept for resolving quotes (the least recently
+#: used are dropped beyond this; a chunk's are a few KB).
+SOURCE_CACHE = 1024
 #: Chunks (with their folded texts and words) kept across answers; beyond this the caches start over
 #: before the next answer, so a long-running ``citeline serve`` does not grow with the corpus.
 CHUNK_CACHE = 100_000
@@ -76,7 +77,8 @@ class _Cache:
     version_chunks: dict[int, list[ChunkInfo]] = field(default_factory=dict)
     vocabulary: dict[int, frozenset[str]] = field(default_factory=dict)
     chunk_words: dict[str, frozenset[str]] = field(default_factory=dict)
-    version_data: dict[int, tuple[str, Geometry, list[PageInfo]]] = field(default_factory=dict)
+    sources: dict[str, tuple[str, Geometry]] = field(default_factory=dict)
+    pages: dict[int, list[PageInfo]] = field(default_factory=dict)
 
 
 class Verifier:
@@ -199,25 +201,33 @@ class Verifier:
                 best = (c, m)
         return best
 
-    def _version_data(self, version_id: int) -> tuple[str, Geometry, list[PageInfo]]:
-        """Raw stream, line geometry and pages of a version (immutable, so kept; the least recently
-        used versions are dropped beyond :data:`VERSION_CACHE`)."""
-        data = self._cache.version_data.pop(version_id, None)
+    def _source(self, chunk: ChunkInfo) -> tuple[str, Geometry]:
+        """The raw characters of a chunk's span and the geometry of its lines: all that resolving a
+        quote in it needs (loading a whole version's would cost a cold document tens of ms)."""
+        data = self._cache.sources.pop(chunk.chunk_id, None)
         if data is None:
-            data = (self.store.raw_text(version_id), self.store.geometry(version_id), self.store.pages(version_id))
-            if len(self._cache.version_data) >= VERSION_CACHE:
-                self._cache.version_data.pop(next(iter(self._cache.version_data)))
-        self._cache.version_data[version_id] = data  # most recently used last
+            span = Original(chunk.raw_start, chunk.raw_end)
+            data = (self.store.raw_text(chunk.version_id, span), self.store.geometry(chunk.version_id, span))
+            if len(self._cache.sources) >= SOURCE_CACHE:
+                self._cache.sources.pop(next(iter(self._cache.sources)))
+        self._cache.sources[chunk.chunk_id] = data  # most recently used last
         return data
+
+    def _pages(self, version_id: int) -> list[PageInfo]:
+        if version_id not in self._cache.pages:
+            self._cache.pages[version_id] = self.store.pages(version_id)
+        return self._cache.pages[version_id]
 
     def _resolve(self, chunk: ChunkInfo, match: Match) -> Location:
         version = self._version(chunk.version_id)
-        raw, geometry, page_list = self._version_data(chunk.version_id)
+        raw, geometry = self._source(chunk)
         clean = Normalized(match.start, match.end)
         raw_range = chunk.map.to_original(clean)
-        boxes = geometry.boxes(chunk.map.source_spans(clean), raw)
+        boxes = geometry.boxes(chunk.map.source_spans(clean), raw, raw_start=chunk.raw_start)
         pages = sorted({b.page for b in boxes}) or [
-            p.page_no for p in page_list if p.raw_start < raw_range.end and raw_range.start < p.raw_end
+            p.page_no
+            for p in self._pages(chunk.version_id)
+            if p.raw_start < raw_range.end and raw_range.start < p.raw_end
         ]
         return Location(
             document_uri=version.document_uri,
@@ -226,7 +236,7 @@ class Verifier:
             current=version.is_current,
             start=raw_range.start,
             end=raw_range.end,
-            text=raw[raw_range.start : raw_range.end],
+            text=raw[raw_range.start - chunk.raw_start : raw_range.end - chunk.raw_start],
             pages=tuple(pages),
             boxes=tuple(b.as_dict() for b in boxes),
             version_id=chunk.version_id,

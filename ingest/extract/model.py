@@ -181,10 +181,11 @@ class Geometry:
     def lines_on(self, page: int) -> list[Line]:
         return [ln for ln in self._lines if ln.page == page]
 
-    def boxes(self, spans: Original | Sequence[Original], raw: str | None = None) -> list[Box]:
+    def boxes(self, spans: Original | Sequence[Original], raw: str | None = None, *, raw_start: int = 0) -> list[Box]:
         """Rectangles covering raw ``spans``: one per line, from the first to the last covered
         character of that line (so a quote whose source skips a removed page footer gets no box on
-        the footer). With ``raw`` given, spaces at either end of a line's piece are trimmed."""
+        the footer). With ``raw`` given, spaces at either end of a line's piece are trimmed; ``raw``
+        holds the raw stream from offset ``raw_start`` on (a slice around the spans will do)."""
         if isinstance(spans, Original):
             spans = [spans]
         covered: dict[int, tuple[int, int]] = {}  # line index -> (first, end) covered raw offsets
@@ -201,9 +202,9 @@ class Geometry:
         for j in sorted(covered):
             a, b = covered[j]
             if raw is not None:
-                while a < b and raw[a].isspace():
+                while a < b and raw[a - raw_start].isspace():
                     a += 1
-                while b > a and raw[b - 1].isspace():
+                while b > a and raw[b - 1 - raw_start].isspace():
                     b -= 1
             if a < b:
                 out.append(self._lines[j].box(a, b))
