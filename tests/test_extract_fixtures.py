@@ -140,6 +140,21 @@ def test_an_extraction_survives_the_trip_from_worker_to_writer() -> None:
         make(page, start, end + 1, top, bottom, xs)
 
 
+def test_boxes_from_a_slice_of_the_raw_stream_equal_those_from_the_whole() -> None:
+    # verify resolves a quote with only its chunk's raw characters: the boxes must not change
+    from ingest.extract import Geometry
+
+    ex = extract(PDF_FIXTURES / "multilingual.pdf")
+    geometry = Geometry(ex.lines)
+    line = next(ln for ln in ex.lines if ln.raw_start > 10 and not ex.raw[ln.raw_start : ln.raw_end].isascii())
+    span = Original(line.raw_start - 3, line.raw_end + 5)  # from the line before into the next
+    whole = geometry.boxes(span, ex.raw)
+    assert whole
+    assert whole == geometry.boxes(span, ex.raw[span.start - 7 : span.end + 2], raw_start=span.start - 7)
+    # a slice starting at the span trims the same spaces
+    assert whole == geometry.boxes(span, ex.raw[span.start : span.end], raw_start=span.start)
+
+
 # ----------------------------------------------------------------------------- bad input
 
 
