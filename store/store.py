@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import secrets
 import socket
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -247,6 +247,17 @@ class Store:
         with self.session() as s:
             row = s.execute(self._chunk_query().where(m.Chunk.id == chunk_id)).one_or_none()
             return self._chunk_info(row[0], row[1], row[2]) if row else None
+
+    def chunks(self, chunk_ids: Iterable[str]) -> dict[str, ChunkInfo]:
+        """The stored chunks among ``chunk_ids``, by id (ids not stored are absent), in one query per
+        500 ids."""
+        ids = list(dict.fromkeys(chunk_ids))
+        out: dict[str, ChunkInfo] = {}
+        with self.session() as s:
+            for i in range(0, len(ids), 500):
+                for r in s.execute(self._chunk_query().where(m.Chunk.id.in_(ids[i : i + 500]))):
+                    out[r[0].id] = self._chunk_info(r[0], r[1], r[2])
+        return out
 
     def chunks_of_version(self, version_id: int) -> list[ChunkInfo]:
         with self.session() as s:

@@ -239,6 +239,18 @@ def test_line_geometry_blob_round_trips_within_a_hundredth_of_a_point(xs: list[f
         assert len(blob) == 1 + 4 + 2 * (len(xs) - 1)  # the compact form: 2 bytes per edge
 
 
+def test_chunks_by_id_in_one_query(sqlite_url: str) -> None:
+    with Store(sqlite_url) as store:
+        ingest(store, [PDF_FIXTURES / "multilingual.pdf"], IngestOptions(workers=1))
+        known = [c.chunk_id for c in store.iter_chunks()]
+        got = store.chunks([known[-1], "no-such-chunk", known[0], known[-1]])
+        assert set(got) == {known[0], known[-1]}
+        assert got[known[0]] == store.chunk(known[0])
+        assert got[known[-1]] == store.chunk(known[-1])
+        assert any(not c.text.isascii() for c in got.values())  # the multilingual text came back whole
+        assert store.chunks([]) == {}
+
+
 def test_line_geometry_blob_format_literally() -> None:
     # 72 pt = 4608/64; steps of 32/64 and 496/64 pt; a step over 512 pt falls back to float32
     blob = pack_xs(array("f", [72.0, 72.5, 80.25]))

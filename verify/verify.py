@@ -99,6 +99,15 @@ class Verifier:
             self._cache.chunks[chunk_id] = self.store.chunk(chunk_id)
         return self._cache.chunks[chunk_id]
 
+    def _prefetch(self, chunk_ids: Iterable[str]) -> None:
+        """Load the uncached among ``chunk_ids`` in one query: a citation looks at its whole
+        injected set (the other chunks, for a misattributed quote)."""
+        missing = [cid for cid in chunk_ids if cid not in self._cache.chunks]
+        if missing:
+            found = self.store.chunks(missing)
+            for cid in missing:
+                self._cache.chunks[cid] = found.get(cid)
+
     def _folded(self, chunk: ChunkInfo) -> Folded:
         if chunk.chunk_id not in self._cache.folded:
             self._cache.folded[chunk.chunk_id] = fold(chunk.text)
@@ -290,6 +299,7 @@ class Verifier:
                 candidates = on_pages + [c for c in candidates if c not in on_pages]
             chunk = candidates[0] if candidates else None
         else:
+            self._prefetch(injected.values())
             chunk = self._chunk(injected[marker])
             candidates = [chunk] if chunk else []
             if chunk is None:
