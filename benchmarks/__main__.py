@@ -65,6 +65,7 @@ def summary(results: dict[str, dict[str, Any]]) -> str:
         r = results["verify"]
         lines += [
             f"* verify: {r['citations_per_second']} citations/s, p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms "
+            f"(warm: p50 {r['warm_p50_ms']} ms, p99 {r['warm_p99_ms']} ms) "
             f"({r['chunk_chars']}-character chunks); difflib sliding window "
             f"{r['difflib_reference_ms_per_citation']} ms per citation: "
             f"**{r['speedup_vs_difflib_same_cases']}x** faster",

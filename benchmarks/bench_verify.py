@@ -1,7 +1,11 @@
 """Citation verification speed: citations per second in-process (``Verifier.check`` with the store's
 lookups cached, as in a RAG request path) on 2,000-character chunks, p50/p99 latency, against the
 common reference approach (a ``difflib.SequenceMatcher`` window sliding over the chunk) on the same
-cases in the same run."""
+cases in the same run.
+
+p50/p99 are of the first pass over the citations, which includes each chunk's and document's first
+look-up (store queries, folding); ``warm_p50_ms``/``warm_p99_ms`` of a second pass over the same
+citations, every lookup cached and every alignment done again."""
 
 from __future__ import annotations
 
@@ -92,6 +96,13 @@ def run() -> dict[str, Any]:
                     checked = verifier.check(CitationInput("S1", q), contexts[i], {})
                     latencies.append(time.perf_counter() - t0)
                     statuses[checked.status] = statuses.get(checked.status, 0) + 1
+            # the same citations again: every chunk and document has been seen once (a service that
+            # has been up for a while); the alignments are all done afresh
+            warm = []
+            for i, (_, q) in enumerate(cases):
+                t0 = time.perf_counter()
+                verifier.check(CitationInput("S1", q), contexts[i], {})
+                warm.append(time.perf_counter() - t0)
             sample = cases[:60]
             with section(f"difflib sliding window: {len(sample)} of the same citations"):
                 t0 = time.perf_counter()
@@ -101,6 +112,7 @@ def run() -> dict[str, Any]:
     ours_per_citation = statistics.mean(latencies)
     ours_on_sample = statistics.mean(latencies[: len(sample)])
     latencies.sort()
+    warm.sort()
     result = {
         "cases": CASES,
         "chunk_chars": CHUNK_CHARS,
@@ -109,6 +121,8 @@ def run() -> dict[str, Any]:
         "p50_ms": round(latencies[len(latencies) // 2] * 1e3, 3),
         "p99_ms": round(latencies[int(len(latencies) * 0.99) - 1] * 1e3, 3),
         "max_ms": round(latencies[-1] * 1e3, 3),
+        "warm_p50_ms": round(warm[len(warm) // 2] * 1e3, 3),
+        "warm_p99_ms": round(warm[int(len(warm) * 0.99) - 1] * 1e3, 3),
         "difflib_reference_ms_per_citation": round(ref_per_citation * 1e3, 2),
         "speedup_vs_difflib_same_cases": round(ref_per_citation / ours_on_sample, 1),
     }
