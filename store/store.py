@@ -288,9 +288,7 @@ class Store:
         )
 
     def chunk(self, chunk_id: str) -> ChunkInfo | None:
-        with self.session() as s:
-            row = s.execute(self._chunk_query().where(m.Chunk.id == chunk_id)).one_or_none()
-            return self._chunk_info(row) if row else None
+        return self.chunks([chunk_id]).get(chunk_id)
 
     def chunks(self, chunk_ids: Iterable[str]) -> dict[str, ChunkInfo]:
         """The stored chunks among ``chunk_ids``, by id (ids not stored are absent), in one query per

@@ -95,8 +95,7 @@ class Verifier:
     # ------------------------------------------------------------------ lookups
 
     def _chunk(self, chunk_id: str) -> ChunkInfo | None:
-        if chunk_id not in self._cache.chunks:
-            self._cache.chunks[chunk_id] = self.store.chunk(chunk_id)
+        self._prefetch([chunk_id])
         return self._cache.chunks[chunk_id]
 
     def _prefetch(self, chunk_ids: Iterable[str]) -> None:
@@ -397,7 +396,7 @@ class Verifier:
         s, e = cit.chunk_start, cit.chunk_end
         if chunk is None or cit.quote is None or s is None or e is None or not 0 <= s < e <= len(chunk.text):
             return None
-        if fold(chunk.text[s:e]).text != fold(cit.quote).text:
+        if fold(chunk.text[s:e]).text != _folded_quote(cit.quote):
             return None
         return chunk, Match("exact", 100.0, s, e)
 
