@@ -29,12 +29,15 @@ _INVISIBLE = re.compile("[" + INVISIBLE + "]")
 _SPECIAL = re.compile(
     r"\(cid:\d+\)"  # pdfminer's name for a glyph without a Unicode mapping
     "|[" + re.escape("".join(_CHAR_FOLD)) + r"]"
-    # whitespace that folding changes: at either end, a run of several, one that is not a plain space
-    # (single spaces between words, nearly all of a text's whitespace, are left alone unvisited)
-    r"|\A\s+|\s+\Z| \s+|[^\S ]\s*"
+    # whitespace that folding changes: a run of several, one that is not a plain space (single spaces
+    # between words, nearly all of a text's whitespace, are left alone unvisited; a single space at
+    # either end is trimmed afterwards)
+    r"| \s+|[^\S ]\s*"
     # a hyphen split across a line ("re- produce", "re-\nproduce"), not across a paragraph break:
-    # "per-\n\nH" is a hyphen the cleaner kept before something else (a heading, a margin letter)
-    r"|(?<=[^\W\d_])-(?:[^\S\n]*\n[^\S\n]*|[^\S\n]+)(?=[^\W\d_])"
+    # "per-\n\nH" is a hyphen the cleaner kept before something else (a heading, a margin letter).
+    # Every alternative starts with a character test, which the regex engine rejects fastest: the
+    # letter before the hyphen is looked at after it.
+    r"|-(?<=[^\W\d_]-)(?:[^\S\n]*\n[^\S\n]*|[^\S\n]+)(?=[^\W\d_])"
 )
 
 
@@ -47,6 +50,8 @@ class Folded:
 def fold(text: str) -> Folded:
     """Case-fold and normalise ``text``; the map takes folded offsets back to ``text``."""
     # invisible characters go first, so the rules below see the text as it reads
+    if _INVISIBLE.search(text) is None:
+        return _fold_visible(text)
     visible, visible_map = apply_edits(text, [Edit(m.start(), m.end(), "") for m in _INVISIBLE.finditer(text)])
     folded = _fold_visible(visible)
     return Folded(folded.text, visible_map.then(folded.map))
@@ -71,7 +76,8 @@ def _fold_visible(text: str) -> Folded:
         else:
             edits.append(Edit(s, e, _CHAR_FOLD[g]))
     first_text, first_map = apply_edits(text, edits)
-    # a space can end up at an edge once invisible characters next to it are gone ("a \u00ad")
+    # a single space at an edge (or one that ends up there once invisible characters next to it are
+    # gone: "a \u00ad")
     if first_text[:1] == " " or first_text[-1:] == " ":
         trim = [Edit(0, 1, "")] if first_text[:1] == " " else []
         if first_text[-1:] == " " and len(first_text) > len(trim):
