@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, Select, func, insert, select, text
+from sqlalchemy import Connection, Engine, Select, func, insert, select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, ProgrammingError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from ingest.extract.model import Box, Geometry, Line
+from ingest.extract.model import Box, Geometry
 from ingest.offsets import Normalized, OffsetMap, Original
 from ingest.pipeline import ProcessedDocument
 from store import db
@@ -33,7 +33,7 @@ from store.records import (
     VersionInfo,
     WriteResult,
 )
-from store.writer import mark_deleted, unpack_xs, write_version
+from store.writer import PackedGeometry, mark_deleted, write_version
 
 #: Characters of raw text shown on each side of a chunk by ``provenance``.
 CONTEXT_CHARS = 200
@@ -393,15 +393,21 @@ class Store:
 
     def geometry(self, version_id: int, span: Original | None = None) -> Geometry:
         """Line geometry of a version, or only of the lines overlapping ``span``."""
-        q = select(m.Line).where(m.Line.version_id == version_id)
-        if span is not None:
-            q = q.where(m.Line.raw_start < span.end, m.Line.raw_end > span.start)
-        with self.session() as s:
-            lines = [
-                Line(ln.page_no, ln.raw_start, ln.raw_end, ln.top, ln.bottom, unpack_xs(ln.x_edges))
-                for ln in s.scalars(q.order_by(m.Line.raw_start))
-            ]
-        return Geometry(lines)
+        with self.engine.connect() as conn:
+            return _geometry(conn, version_id, span)
+
+    def source(self, version_id: int, span: Original) -> tuple[str, Geometry]:
+        """The raw characters of ``span`` and the geometry of the lines it overlaps, in one round
+        trip: what resolving a quote inside a chunk needs."""
+        with self.engine.connect() as conn:
+            raw = conn.scalar(
+                select(func.substr(m.DocumentVersion.raw_text, span.start + 1, len(span))).where(
+                    m.DocumentVersion.id == version_id
+                )
+            )
+            if raw is None:
+                raise NotFound(f"Version {version_id} does not exist")
+            return str(raw), _geometry(conn, version_id, span)
 
     def boxes(self, version_id: int, spans: Sequence[Original]) -> list[Box]:
         """Highlight rectangles of raw spans of a version (one per line fragment)."""
@@ -541,3 +547,12 @@ def _first_line(exc: BaseException) -> str:
 
 def isoformat(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
+
+
+def _geometry(conn: Connection, version_id: int, span: Original | None) -> PackedGeometry:
+    q = select(m.Line.page_no, m.Line.raw_start, m.Line.raw_end, m.Line.top, m.Line.bottom, m.Line.x_edges)
+    q = q.where(m.Line.version_id == version_id)
+    if span is not None:
+        q = q.where(m.Line.raw_start < span.end, m.Line.raw_end > span.start)
+    rows: list[tuple[int, int, int, float, float, bytes]] = list(conn.execute(q.order_by(m.Line.raw_start)).all())
+    return PackedGeometry(rows)

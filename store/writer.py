@@ -20,12 +20,14 @@ import operator
 import struct
 import sys
 from array import array
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from ingest.extract.model import Geometry, Line
 from ingest.pipeline import ProcessedDocument
 from store import models as m
 from store.records import WriteResult
@@ -85,6 +87,31 @@ def unpack_xs(blob: bytes) -> array[float]:
             floats.byteswap()
         return floats
     raise ValueError(f"lines.x_edges blob has unknown format {blob[:1]!r}")
+
+
+class PackedGeometry(Geometry):
+    """Line geometry as stored: a line's x edges are unpacked the first time a box on it is asked
+    for (resolving a quote touches two or three lines of a chunk's thirty)."""
+
+    def __init__(self, rows: Sequence[tuple[int, int, int, float, float, bytes]]) -> None:
+        # rows: (page, raw_start, raw_end, top, bottom, packed x edges), in raw order
+        self._rows = rows
+        self._starts = [r[1] for r in rows]
+        self._ends = [r[2] for r in rows]
+        self._built: dict[int, Line] = {}
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def _line(self, j: int) -> Line:
+        line = self._built.get(j)
+        if line is None:
+            page, start, end, top, bottom, xs = self._rows[j]
+            line = self._built[j] = Line(page, start, end, top, bottom, unpack_xs(xs))
+        return line
+
+    def lines_on(self, page: int) -> list[Line]:
+        return [self._line(j) for j, r in enumerate(self._rows) if r[0] == page]
 
 
 _SCALE = float(XS_QUANTUM).__mul__

@@ -214,8 +214,7 @@ class Verifier:
         quote in it needs (loading a whole version's would cost a cold document tens of ms)."""
         data = self._cache.sources.pop(chunk.chunk_id, None)
         if data is None:
-            span = Original(chunk.raw_start, chunk.raw_end)
-            data = (self.store.raw_text(chunk.version_id, span), self.store.geometry(chunk.version_id, span))
+            data = self.store.source(chunk.version_id, Original(chunk.raw_start, chunk.raw_end))
             if len(self._cache.sources) >= SOURCE_CACHE:
                 self._cache.sources.pop(next(iter(self._cache.sources)))
         self._cache.sources[chunk.chunk_id] = data  # most recently used last

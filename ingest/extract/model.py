@@ -174,9 +174,13 @@ class Geometry:
     def __init__(self, lines: Iterable[Line]) -> None:
         self._lines = list(lines)
         self._starts = [ln.raw_start for ln in self._lines]
+        self._ends = [ln.raw_end for ln in self._lines]
 
     def __len__(self) -> int:
         return len(self._lines)
+
+    def _line(self, j: int) -> Line:
+        return self._lines[j]
 
     def lines_on(self, page: int) -> list[Line]:
         return [ln for ln in self._lines if ln.page == page]
@@ -189,11 +193,11 @@ class Geometry:
         if isinstance(spans, Original):
             spans = [spans]
         covered: dict[int, tuple[int, int]] = {}  # line index -> (first, end) covered raw offsets
+        starts, ends = self._starts, self._ends
         for span in spans:
-            j = max(0, bisect_right(self._starts, span.start) - 1)
-            while j < len(self._lines) and self._lines[j].raw_start < span.end:
-                ln = self._lines[j]
-                a, b = max(span.start, ln.raw_start), min(span.end, ln.raw_end)
+            j = max(0, bisect_right(starts, span.start) - 1)
+            while j < len(starts) and starts[j] < span.end:
+                a, b = max(span.start, starts[j]), min(span.end, ends[j])
                 if a < b:
                     lo, hi = covered.get(j, (a, b))
                     covered[j] = (min(lo, a), max(hi, b))
@@ -207,5 +211,5 @@ class Geometry:
                 while b > a and raw[b - 1 - raw_start].isspace():
                     b -= 1
             if a < b:
-                out.append(self._lines[j].box(a, b))
+                out.append(self._line(j).box(a, b))
         return out
