@@ -351,14 +351,15 @@ def _find_word_aligned(haystack: str, needle: str) -> int:
     return first
 
 
-def drift(chunk_text: str, match: Match, quote: str) -> str:
+def drift(chunk_text: str, match: Match, quote: str, *, folded_quote: str | None = None) -> str:
     """The source's own text of a match, with the words that differ from the quote marked
-    ⟦like this⟧ (noise such as typos and reference markers is not marked)."""
+    ⟦like this⟧ (noise such as typos and reference markers is not marked). ``folded_quote`` is
+    ``fold(quote).text`` when the caller has it."""
     source = chunk_text[match.start : match.end]
     folded = fold(source)
     found = list(_token_re(folded.text).finditer(folded.text))
     source_words = [m.group() for m in found]
-    quote_words = tokens(fold(quote).text)
+    quote_words = tokens(fold(quote).text if folded_quote is None else folded_quote)
     marked: set[int] = set()
     for qs, qe, ss, se in _blocks(quote_words, source_words):
         if ss < se and any(not d.noise for d in classify(quote_words[qs:qe], source_words[ss:se])):

@@ -355,7 +355,7 @@ class Verifier:
                 result.differences = [d.as_json() for d in m.differences]
             self._evidence_flags(result, cit, c, m)
         else:
-            elsewhere = self._misattributed(cit.quote, marker, chunk, injected)
+            elsewhere = self._misattributed(cit.quote, marker, chunk, injected, searched=seen.keys())
             if elsewhere is not None:
                 result.status = "misattributed"
                 result.found_in = elsewhere
@@ -370,7 +370,7 @@ class Verifier:
                 result.status = "quote_altered"
                 result.score = m.score
                 result.location = self._resolve(c, m)
-                result.drift = drift(c.text, m, cit.quote)
+                result.drift = drift(c.text, m, cit.quote, folded_quote=_folded_quote(cit.quote))
                 result.differences = [d.as_json() for d in m.differences]
                 result.reason = "closest passage differs: " + ", ".join(
                     f"{d.kind} {d.quote!r}->{d.source!r}" for d in m.differences if not d.noise
@@ -412,16 +412,30 @@ class Verifier:
         return self._version_chunks(version.version_id), version
 
     def _misattributed(
-        self, quote: str, marker: str, cited: ChunkInfo | None, injected: dict[str, str]
+        self,
+        quote: str,
+        marker: str,
+        cited: ChunkInfo | None,
+        injected: dict[str, str],
+        *,
+        searched: Iterable[str] = (),
     ) -> dict[str, Any] | None:
-        others = {mk: c for mk, cid in injected.items() if mk != marker and (c := self._chunk(cid)) is not None}
+        """Where else the quote is: in another injected chunk, or elsewhere in the cited chunk's
+        document. ``searched`` are chunks the quote was not found in already (the cited one, injected
+        again under another marker, is not searched twice)."""
+        skip = set(searched)
+        others = {
+            mk: c
+            for mk, cid in injected.items()
+            if mk != marker and cid not in skip and (c := self._chunk(cid)) is not None
+        }
         hit = self._best_in(quote, others.values(), elsewhere=True)
         if hit is not None:
             return {"marker": next(mk for mk, x in others.items() if x is hit[0]), **self._found(*hit)}
         if cited is not None:
             # the rest of the document, but for the chunks just searched
-            searched = {cited.chunk_id} | {c.chunk_id for c in others.values()}
-            rest = [c for c in self._version_chunks(cited.version_id) if c.chunk_id not in searched]
+            skip |= {cited.chunk_id} | {c.chunk_id for c in others.values()}
+            rest = [c for c in self._version_chunks(cited.version_id) if c.chunk_id not in skip]
             hit = self._best_in(quote, rest, elsewhere=True)
             if hit is not None:
                 return {"marker": None, **self._found(*hit)}
