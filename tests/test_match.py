@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from ingest.offsets import Normalized, Original
 from verify.fold import DASHES, QUOTES, fold
-from verify.match import FUZZY_THRESHOLD, classify, drift, locate, tokens
+from verify.match import _TOKEN, FUZZY_THRESHOLD, AlignmentMemo, classify, drift, locate, tokens
 
 
 @pytest.mark.parametrize(
@@ -21,6 +21,9 @@ from verify.match import FUZZY_THRESHOLD, classify, drift, locate, tokens
         ("di(cid:11)erent", "di\ufffderent"),
         ("ÉLÉGANT", "élégant"),
         ("中文  句子", "中文 句子"),
+        (" à ", "à"),  # a single space at either end
+        ("é \n", "é"),
+        (" ", ""),
     ],
 )
 def test_fold_table(text: str, folded: str) -> None:
@@ -99,6 +102,32 @@ def test_locate_reports_spans_in_the_chunks_own_characters() -> None:
     assert m.kind == "fuzzy"
     assert m.score >= FUZZY_THRESHOLD
     assert {d.kind for d in m.differences} <= {"typo", "reference_marker", "punctuation"}
+
+
+@given(st.text(alphabet="aé9_ [],-–—\ufffd中ー²٣.'\n", max_size=40))
+def test_tokens_without_unmapped_glyphs_take_the_fast_pattern_to_the_same_tokens(text: str) -> None:
+    # tokens() picks a simpler pattern for text without U+FFFD; the general one is the reference
+    assert tokens(text) == _TOKEN.findall(text)
+    assert tokens(text.replace("\ufffd", "")) == _TOKEN.findall(text.replace("\ufffd", ""))
+
+
+def test_a_passage_repeated_in_two_chunks_is_aligned_once() -> None:
+    passage = "Die Prüfung der Anträge erfolgt innerhalb von 30 Tagen nach Eingang"
+    # the same passage with the same text around it, at different places of two chunks
+    around = f"Erster Teil (Übersicht). {passage}. Danach folgt etwas über Gebühren."
+    one, two = f"Kurz: {around}", f"Ein ganz anderer, längerer Anfang: {around} Und mehr."
+    quote = passage.replace("30 Tagen", "Tagen 30")  # two words swapped: altered, not noise
+    vocabulary = frozenset(tokens(fold(one + " " + two).text))
+    memo: AlignmentMemo = {}
+    for chunk in (one, two):
+        plain = locate(quote, chunk, vocabulary=vocabulary)
+        assert plain.kind == "altered"
+        assert locate(quote, chunk, vocabulary=vocabulary, memo=memo) == plain
+    assert len(memo) == 1  # the second chunk's alignment came from the first one's
+    # a memo is only used with a vocabulary: without one each chunk's own words count
+    empty: AlignmentMemo = {}
+    assert locate(quote, one, memo=empty) == locate(quote, one)
+    assert not empty
 
 
 def test_a_quote_ending_at_a_kept_hyphen_is_exact() -> None:

@@ -241,11 +241,17 @@ def _blocks(quote_words: list[str], source_words: list[str]) -> list[tuple[int, 
     return blocks
 
 
+def _slack(quote: str) -> int:
+    """How far :func:`_best_span` looks beyond either end of a rough window."""
+    return max(12, len(quote) // 4)
+
+
 def _best_span(quote: str, text: str, start: int, end: int) -> tuple[int, int, float]:
     """Around a rough window ``text[start:end]``, the word-aligned span most similar to the quote
     (the rough window has the quote's length; the true span may be longer or shorter). The start is
-    chosen first with the end fixed, then the end."""
-    slack = max(12, len(quote) // 4)
+    chosen first with the end fixed, then the end. Only ``text[start - slack - 1 : end + slack]``
+    is looked at (the character before, for a word boundary)."""
+    slack = _slack(quote)
     lo, hi = max(0, start - slack), min(len(text), start + slack)
     starts = [m.start() for m in _WORD_START.finditer(text, lo, hi)] or [start]
     lo, hi = max(0, end - slack), min(len(text), end + slack)
@@ -268,6 +274,10 @@ def _best_span(quote: str, text: str, start: int, end: int) -> tuple[int, int, f
     return pick([(s, e) for e in ends])
 
 
+#: Alignments already worked out, by the folded text around them (see :func:`locate`).
+AlignmentMemo = dict[tuple[object, ...], tuple[str, float, int, int, tuple[Difference, ...]]]
+
+
 def locate(
     quote: str,
     chunk_text: str,
@@ -277,13 +287,18 @@ def locate(
     vocabulary: frozenset[str] | Callable[[], frozenset[str]] | None = None,
     threshold: float = FUZZY_THRESHOLD,
     altered_min: float = ALTERED_MIN,
+    memo: AlignmentMemo | None = None,
 ) -> Match:
     """Find ``quote`` in ``chunk_text``; spans are reported in ``chunk_text``'s own characters.
 
     ``folded_chunk`` and ``folded_quote`` are ``fold(chunk_text)`` and ``fold(quote).text`` when the
     caller has them already. ``vocabulary`` is the set of folded words of the document the chunk
     belongs to, or a function giving it (called only when a fuzzy match needs it); default: the
-    chunk's own words. See :func:`classify`."""
+    chunk's own words. See :func:`classify`.
+
+    ``memo`` keeps fuzzy alignments by the folded text around them, so a passage repeated in many
+    chunks (overlapping chunks, boilerplate) is worked out once: give one memo to calls with the
+    same vocabulary only."""
     fq = fold(quote).text if folded_quote is None else folded_quote
     ft = folded_chunk or fold(chunk_text)
     if not fq or not ft.text:
@@ -295,10 +310,49 @@ def locate(
     rough = fuzz.partial_ratio_alignment(fq, ft.text, score_cutoff=altered_min * 0.9)
     if rough is None:
         return NOT_FOUND
+    key: tuple[object, ...] | None = None
+    base = 0
     if len(fq) <= len(ft.text):
+        # everything below depends only on the text around the rough window (and the vocabulary:
+        # without one given, each chunk's own words are used, so nothing can be shared)
+        if memo is not None and vocabulary is not None:
+            base = max(0, rough.dest_start - _slack(fq))
+            window = ft.text[max(0, base - 1) : min(len(ft.text), rough.dest_end + _slack(fq))]
+            key = (fq, window, base > 0, rough.dest_start - base, rough.dest_end - base, threshold, altered_min)
+            known = memo.get(key)
+            if known is not None:
+                kind, score, s, e, diffs = known
+                if kind == "none":
+                    return NOT_FOUND
+                span = ft.map.to_original(Normalized(base + s, base + e))
+                return Match(kind, score, span.start, span.end, diffs)
         s, e, _ = _best_span(fq, ft.text, rough.dest_start, rough.dest_end)
     else:  # the quote is longer than the chunk: at best the chunk is a part of it
         s, e = 0, len(ft.text)
+    match = _classified(fq, ft, s, e, vocabulary, threshold, altered_min)
+    if key is not None and memo is not None:
+        if match.kind == "none":
+            memo[key] = ("none", 0.0, 0, 0, ())
+        else:
+            s, e = match.start, match.end  # folded offsets until mapped below
+            memo[key] = (match.kind, match.score, s - base, e - base, match.differences)
+    if match.kind == "none":
+        return NOT_FOUND
+    span = ft.map.to_original(Normalized(match.start, match.end))
+    return Match(match.kind, match.score, span.start, span.end, match.differences)
+
+
+def _classified(
+    fq: str,
+    ft: Folded,
+    s: int,
+    e: int,
+    vocabulary: frozenset[str] | Callable[[], frozenset[str]] | None,
+    threshold: float,
+    altered_min: float,
+) -> Match:
+    """The match of a folded quote against the folded span ``ft.text[s:e]``, edges trimmed and
+    differences classified; offsets are still folded ones."""
     quote_words = tokens(fq)
     s, e = _trim_edges(quote_words, ft.text, s, e)
     score = round(fuzz.ratio(fq, ft.text[s:e]), 2)
@@ -311,10 +365,8 @@ def locate(
     else:
         words = vocabulary
     diffs = tuple(classify(quote_words, tokens(ft.text[s:e]), words))
-    span = ft.map.to_original(Normalized(s, e))
-    if score >= threshold and all(d.noise for d in diffs):
-        return Match("fuzzy", score, span.start, span.end, diffs)
-    return Match("altered", score, span.start, span.end, diffs)
+    kind = "fuzzy" if score >= threshold and all(d.noise for d in diffs) else "altered"
+    return Match(kind, score, s, e, diffs)
 
 
 def _trim_edges(quote_words: list[str], text: str, s: int, e: int) -> tuple[int, int]:

@@ -31,7 +31,7 @@ from store.store import Store
 from verify.coverage import is_asserting
 from verify.errors import InputError
 from verify.fold import Folded, fold
-from verify.match import ALTERED_MIN, FUZZY_THRESHOLD, NEGATIONS, Match, drift, locate, tokens
+from verify.match import ALTERED_MIN, FUZZY_THRESHOLD, NEGATIONS, AlignmentMemo, Match, drift, locate, tokens
 from verify.parse import AnswerInput, CitationInput, load_answer, parse_answer
 from verify.report import CitationResult, Location, Report, SentenceResult
 
@@ -91,6 +91,9 @@ class Verifier:
         self.store = store
         self.options = options
         self._cache = _Cache()
+        # alignments worked out for the citation being checked, per document version (a passage
+        # repeated in several chunks is aligned once); emptied for every citation
+        self._memos: dict[int, AlignmentMemo] = {}
 
     # ------------------------------------------------------------------ lookups
 
@@ -147,6 +150,7 @@ class Verifier:
         not found), for searches where only a verified match counts."""
         m = seen.get(chunk.chunk_id)
         if m is None:
+            memo = self._memos.setdefault(chunk.version_id, {})
             m = seen[chunk.chunk_id] = locate(
                 quote,
                 chunk.text,
@@ -155,6 +159,7 @@ class Verifier:
                 vocabulary=lambda: self._vocabulary(chunk.version_id),
                 threshold=self.options.fuzzy_threshold,
                 altered_min=self.options.fuzzy_threshold if found_only else self.options.altered_min,
+                memo=memo,
             )
         return m
 
@@ -263,6 +268,7 @@ class Verifier:
     def check(
         self, cit: CitationInput, injected: dict[str, str], doc_refs: dict[str, dict[str, Any]]
     ) -> CitationResult:
+        self._memos = {}
         marker = _resolve_marker(cit.marker, injected, doc_refs)
         if marker is None:
             return CitationResult(
