@@ -100,12 +100,30 @@ def _kill(processes: list[BaseProcess]) -> None:
             p.join()
 
 
+#: A worker's message is one tag byte and the pickled value: the parent reads the tag at once and
+#: unpickles a result only after it has handed the worker its next task.
+_TAGS = {"ready": b"r", "initfail": b"i", "ok": b"o", "err": b"e"}
+
+
 def _send(conn: Connection, tag: str, value: object) -> None:
     try:
-        data = pickle.dumps((tag, value))
+        data = pickle.dumps(value)
     except Exception as exc:  # an unpicklable return value becomes the task's error
-        data = pickle.dumps(("err", _lost("result could not be pickled: ", exc)))
-    conn.send_bytes(data)
+        tag, data = "err", pickle.dumps(_lost("result could not be pickled: ", exc))
+    conn.send_bytes(_TAGS[tag] + data)
+
+
+@dataclass(frozen=True, slots=True)
+class _Pickled:
+    """A result as received: unpickled when the caller takes it."""
+
+    data: bytes
+
+    def load(self, ok: bool) -> tuple[bool, Any]:
+        try:
+            return ok, pickle.loads(memoryview(self.data)[1:])
+        except Exception as exc:
+            return False, _lost("result could not be unpickled: ", exc)
 
 
 def _failure(exc: BaseException) -> BaseException:
@@ -268,7 +286,8 @@ class IsolatedPool(Generic[T, R]):
                 # hand idle workers their next task before the caller handles these results, so the
                 # workers keep working while the caller (say, a database writer) is busy
                 source = self._feed(source, queue, out)
-                yield from out
+                for key, ok, value in out:
+                    yield (key, *value.load(ok)) if isinstance(value, _Pickled) else (key, ok, value)
         finally:
             self._running = False
             if not finished:
@@ -317,16 +336,14 @@ class IsolatedPool(Generic[T, R]):
         try:
             while w in self._workers and w.conn.poll():
                 data = w.conn.recv_bytes()
-                try:
-                    tag, value = pickle.loads(data)
-                except Exception as exc:
-                    tag, value = "err", _lost("result could not be unpickled: ", exc)
-                if tag == "ready":
+                tag = data[:1]
+                if tag == _TAGS["ready"]:
                     w.ready, self._start_failures = True, 0
-                elif tag == "initfail":
+                elif tag == _TAGS["initfail"]:
+                    _, value = _Pickled(data).load(False)
                     raise PoolError(f"worker initializer failed: {_lost('', value)}") from value
                 elif w.task is not None:
-                    out.append((w.task.key, tag == "ok", value))
+                    out.append((w.task.key, tag == _TAGS["ok"], _Pickled(data)))
                     w.task, w.deadline, w.done = None, None, w.done + 1
                     if w.done >= self._max_tasks:
                         self._stop(w, kill=False)
