@@ -318,7 +318,8 @@ def _page_codes(textpage: object, count: int, pdfium_c: Any) -> list[int]:
     got = pdfium_c.FPDFText_GetText(textpage, 0, count, buf)
     text = bytes(buf)[: 2 * max(got - 1, 0)].decode("utf-16-le", "surrogatepass")
     if len(text) == count:
-        return [ord(ch) for ch in text]
+        # one UTF-16 unit per character (no surrogate pair joined up): the units are the codes
+        return buf[:count] if got - 1 == count else [ord(ch) for ch in text]
     return [pdfium_c.FPDFText_GetUnicode(textpage, i) for i in range(count)]
 
 
