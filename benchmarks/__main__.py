@@ -64,8 +64,11 @@ def summary(results: dict[str, dict[str, Any]]) -> str:
     if "verify" in results:
         r = results["verify"]
         lines += [
-            f"* verify: {r['citations_per_second']} citations/s, p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms "
-            f"(warm: p50 {r['warm_p50_ms']} ms, p99 {r['warm_p99_ms']} ms) "
+            f"* verify (medians of {r['rounds_run']} rounds): {r['citations_per_second']} citations/s, "
+            f"p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms (rounds: "
+            f"{min(x['p99'] for x in r['rounds'])}-{max(x['p99'] for x in r['rounds'])} ms) "
+            f"(warm: p50 {r['warm_p50_ms']} ms, p99 {r['warm_p99_ms']} ms; rounds: "
+            f"{min(x['warm_p99'] for x in r['rounds'])}-{max(x['warm_p99'] for x in r['rounds'])} ms) "
             f"({r['chunk_chars']}-character chunks); difflib sliding window "
             f"{r['difflib_reference_ms_per_citation']} ms per citation: "
             f"**{r['speedup_vs_difflib_same_cases']}x** faster",
