@@ -354,7 +354,7 @@ def _classified(
     """The match of a folded quote against the folded span ``ft.text[s:e]``, edges trimmed and
     differences classified; offsets are still folded ones."""
     quote_words = tokens(fq)
-    s, e = _trim_edges(quote_words, ft.text, s, e)
+    s, e, source_words, blocks = _trim_edges(quote_words, ft.text, s, e)
     score = round(fuzz.ratio(fq, ft.text[s:e]), 2)
     if score < altered_min:
         return NOT_FOUND
@@ -364,25 +364,37 @@ def _classified(
         words = vocabulary()
     else:
         words = vocabulary
-    diffs = tuple(classify(quote_words, tokens(ft.text[s:e]), words))
+    diffs: tuple[Difference, ...] = ()
+    for qs, qe, ss, se in blocks if blocks is not None else _blocks(quote_words, source_words):
+        diffs += tuple(_classify_block(quote_words[qs:qe], source_words[ss:se], words))
     kind = "fuzzy" if score >= threshold and all(d.noise for d in diffs) else "altered"
     return Match(kind, score, s, e, diffs)
 
 
-def _trim_edges(quote_words: list[str], text: str, s: int, e: int) -> tuple[int, int]:
+def _trim_edges(
+    quote_words: list[str], text: str, s: int, e: int
+) -> tuple[int, int, list[str], list[tuple[int, int, int, int]] | None]:
     """Drop source tokens at either end of ``text[s:e]`` that the quote has nothing for (the window
-    reached into the neighbouring words)."""
-    tokens = [(m.start(), m.end(), m.group()) for m in _token_re(text).finditer(text, s, e)]
-    blocks = _blocks(quote_words, [w for _, _, w in tokens])
-    if not tokens or not blocks:
-        return s, e
-    new_s, new_e = s, e
+    reached into the neighbouring words). Returns the span, its tokens, and the blocks of
+    :func:`_blocks` against the quote when the span did not change (None when they must be worked
+    out again)."""
+    found = [(m.start(), m.end(), m.group()) for m in _token_re(text).finditer(text, s, e)]
+    words = [w for _, _, w in found]
+    blocks = _blocks(quote_words, words)
+    if not found or not blocks:
+        return s, e, words, blocks
+    a, b = 0, len(found)  # the tokens kept
     first, last = blocks[0], blocks[-1]
-    if first[0] == first[1] == 0 and first[2] == 0 and first[3] < len(tokens):
-        new_s = tokens[first[3]][0]
-    if last[0] == last[1] == len(quote_words) and last[3] == len(tokens) and last[2] > 0:
-        new_e = tokens[last[2] - 1][1]
-    return (new_s, new_e) if new_s < new_e else (s, e)
+    if first[0] == first[1] == 0 and first[2] == 0 and first[3] < len(found):
+        a = first[3]
+    if last[0] == last[1] == len(quote_words) and last[3] == len(found) and last[2] > 0:
+        b = last[2]
+    new_s = found[a][0] if a > 0 else s
+    new_e = found[b - 1][1] if b < len(found) else e
+    if (a, b) == (0, len(found)) or new_s >= new_e:
+        return s, e, words, blocks
+    # a span cut at token boundaries holds the same tokens as it did inside the longer one
+    return new_s, new_e, words[a:b], None
 
 
 def tokens(folded_text: str) -> list[str]:
