@@ -105,8 +105,17 @@ def summary(results: dict[str, dict[str, Any]]) -> str:
         lines += [""]
     if "peers" in results:
         r = results["peers"]
-        lines += ["| ingest throughput (pages/s) | workers | pages/s |", "|---|---|---|"]
-        lines += [f"| {k} | {v['workers']} | {v['pages_per_second']} |" for k, v in r["throughput"].items()]
+        lines += ["| ingest throughput (pages/s, median of the rounds) | workers | pages/s | rounds |"]
+        lines += ["|---|---|---|---|"]
+        lines += [
+            f"| {k} | {v['workers']} | {v['pages_per_second']} | {', '.join(map(str, v['rounds']))} |"
+            for k, v in r["throughput"].items()
+        ]
+        lines += ["", "| ratio (each round, then the median) | median | rounds |", "|---|---|---|"]
+        lines += [
+            f"| {k} | **{v['median']}x** | {', '.join(map(str, v['rounds']))} |"
+            for k, v in r["throughput_ratios"].items()
+        ]
         lines += ["", "| chunk offsets on the fixtures | offset gives the chunk | ...in the source's own characters |"]
         lines += ["|---|---|---|"]
         lines += [f"| {k} | {v['exactness']:.0%} | {v['source_exactness']:.0%} |" for k, v in r["offsets"].items()]

@@ -6,7 +6,8 @@ Needs the peers, installed into a separate environment (never imported by the li
 1. Ingest throughput (pages/s) on the corpus's text-layer PDFs: citeline (pdfplumber and pdfium
    backends, 1 and 2 workers, into SQLite) against raw pdfplumber ``extract_text``, raw pypdfium2,
    and LangChain (``PyPDFLoader`` and ``PDFPlumberLoader`` + ``RecursiveCharacterTextSplitter`` with
-   ``add_start_index=True``). Plot: throughput against workers.
+   ``add_start_index=True``), in :data:`ROUNDS` rounds; medians, and the ratios the targets are
+   stated in, taken round by round. Plot: throughput against workers.
 2. Offset exactness on the generated fixtures: the share of chunks whose reported offset, read back
    in the text the offset claims to index, gives the chunk (citeline: the raw source stream through
    the stored map; LangChain: the loaded page text at ``start_index``; LlamaIndex: the document text
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -33,6 +35,9 @@ from benchmarks.common import FIXTURES, RESULTS, ROOT, section, text_layer_pdfs,
 from ingest.pipeline import PipelineSettings
 from store import IngestOptions, Store, ingest
 
+#: Rounds of the throughput measurement (``CITELINE_BENCH_ROUNDS``): this machine's speed drifts
+#: from minute to minute, so every pipeline runs once per round and medians are reported.
+ROUNDS = int(os.environ.get("CITELINE_BENCH_ROUNDS", "3"))
 #: A difflib window ratio at or above this counts as found (the usual choice for this approach).
 DIFFLIB_THRESHOLD = 0.9
 OFFSET_FIXTURES = ["policy_handbook.pdf", "policy_handbook_v2.pdf", "two_column_paper.pdf", "multilingual.pdf"]
@@ -49,35 +54,83 @@ def _langchain(loader_name: str, path: Path) -> tuple[int, list[Any], list[Any]]
 
 
 def throughput() -> dict[str, Any]:
+    """Pages/s of every pipeline, :data:`ROUNDS` rounds in a row (each round runs every pipeline
+    once, the two citeline backends back to back); the median round is reported with all rounds."""
     files = text_layer_pdfs()
-    out: dict[str, Any] = {}
     runners = {
         "pdfplumber extract_text": lambda p: raw_extract_text(p),
         "pypdfium2 get_text_range": lambda p: raw_pdfium(p),
         "LangChain PyPDFLoader + splitter": lambda p: _langchain("PyPDFLoader", p)[0],
         "LangChain PDFPlumberLoader + splitter": lambda p: _langchain("PDFPlumberLoader", p)[0],
     }
-    for name, fn in runners.items():
-        with section(f"throughput: {name}"):
-            pages = 0
-            dt = 0.0
-            for path, _ in files:
-                t, n = timed(lambda fn=fn, path=path: fn(path))
-                dt += t
-                pages += n
-        out[name] = {"workers": 1, "pages_per_second": round(pages / dt, 2)}
+    rates: dict[str, list[float]] = {}
+    workers_of: dict[str, int] = {}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "c"
         folder.mkdir()
         for path, _ in files:
             os.symlink(path, folder / path.name)
-        for backend in ("pdfplumber", "pdfium"):
+        for round_no in range(1, ROUNDS + 1):
+            for name, fn in runners.items():
+                with section(f"throughput, round {round_no}/{ROUNDS}: {name}"):
+                    pages = 0
+                    dt = 0.0
+                    for path, _ in files:
+                        t, n = timed(lambda fn=fn, path=path: fn(path))
+                        dt += t
+                        pages += n
+                rates.setdefault(name, []).append(pages / dt)
+                workers_of[name] = 1
             for workers in (1, 2):
-                name = f"citeline {backend} (ingest, {workers} worker{'s' if workers > 1 else ''})"
-                with section(f"throughput: {name}"), Store(f"sqlite:///{Path(tmp) / f'{backend}{workers}.db'}") as s:
-                    options = IngestOptions(settings=PipelineSettings(extractor=backend), workers=workers)
-                    dt, summary = timed(lambda s=s, options=options: ingest(s, [folder], options))
-                out[name] = {"workers": workers, "pages_per_second": round(summary.pages / dt, 2)}
+                for backend in ("pdfplumber", "pdfium"):
+                    name = citeline_name(backend, workers)
+                    db = Path(tmp) / f"{backend}{workers}-{round_no}.db"
+                    with section(f"throughput, round {round_no}/{ROUNDS}: {name}"), Store(f"sqlite:///{db}") as s:
+                        options = IngestOptions(settings=PipelineSettings(extractor=backend), workers=workers)
+                        dt, summary = timed(lambda s=s, options=options: ingest(s, [folder], options))
+                    rates.setdefault(name, []).append(summary.pages / dt)
+                    workers_of[name] = workers
+    return {
+        name: {
+            "workers": workers_of[name],
+            "pages_per_second": round(statistics.median(values), 2),
+            "rounds": [round(v, 2) for v in values],
+        }
+        for name, values in rates.items()
+    }
+
+
+def citeline_name(backend: str, workers: int) -> str:
+    return f"citeline {backend} (ingest, {workers} worker{'s' if workers > 1 else ''})"
+
+
+#: Ratios the targets are stated in: (numerator, denominator), both measured in every round.
+RATIOS = {
+    "citeline pdfium vs citeline pdfplumber, 1 worker": (citeline_name("pdfium", 1), citeline_name("pdfplumber", 1)),
+    "citeline pdfium vs citeline pdfplumber, 2 workers": (citeline_name("pdfium", 2), citeline_name("pdfplumber", 2)),
+    "citeline pdfplumber (1 worker) vs raw pdfplumber extract_text": (
+        citeline_name("pdfplumber", 1),
+        "pdfplumber extract_text",
+    ),
+    "citeline pdfplumber (1 worker) vs LangChain PDFPlumberLoader + splitter": (
+        citeline_name("pdfplumber", 1),
+        "LangChain PDFPlumberLoader + splitter",
+    ),
+    "citeline pdfium (1 worker) vs LangChain PyPDFLoader + splitter": (
+        citeline_name("pdfium", 1),
+        "LangChain PyPDFLoader + splitter",
+    ),
+}
+
+
+def ratios(throughput_results: dict[str, Any]) -> dict[str, Any]:
+    """Each ratio per round (both sides measured minutes apart at most), and their median."""
+    out = {}
+    for label, (num, den) in RATIOS.items():
+        per_round = [
+            a / b for a, b in zip(throughput_results[num]["rounds"], throughput_results[den]["rounds"], strict=True)
+        ]
+        out[label] = {"median": round(statistics.median(per_round), 2), "rounds": [round(r, 2) for r in per_round]}
     return out
 
 
@@ -216,10 +269,7 @@ def plot(throughput_results: dict[str, Any]) -> Path | None:
     fig, ax = plt.subplots(figsize=(7, 4))
     for backend in ("pdfplumber", "pdfium"):
         xs = [1, 2]
-        ys = [
-            throughput_results[f"citeline {backend} (ingest, {w} worker{'s' if w > 1 else ''})"]["pages_per_second"]
-            for w in xs
-        ]
+        ys = [throughput_results[citeline_name(backend, w)]["pages_per_second"] for w in xs]
         ax.plot(xs, ys, marker="o", label=f"citeline {backend} backend")
     references = (
         "pdfplumber extract_text",
@@ -247,6 +297,7 @@ def run(parts: tuple[str, ...] = ("throughput", "offsets", "verification", "memo
     results: dict[str, Any] = {part: steps[part]() for part in parts}
     if "throughput" not in results:
         return results
+    results["throughput_ratios"] = ratios(results["throughput"])
     image = plot(results["throughput"])
     results["plot"] = str(image) if image else None
     print(json.dumps(results, indent=2))
