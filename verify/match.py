@@ -70,7 +70,7 @@ _PUNCT = re.compile(r"^[^\w\s]$")
 # spaces: each character is compared as a word), bracketed reference markers, single punctuation marks
 _TOKEN = re.compile(rf"(?:[^\W_{CJK_LETTERS}]|\ufffd)+|[{CJK_LETTERS}]|\[\d+(?:\s*[,–-]\s*\d+)*\]|[^\w\s]")
 # the same for text without U+FFFD (nearly all): a word is then a plain character run, which the
-# regex engine matches twice as fast
+# regex engine matches nearly twice as fast
 _TOKEN_PLAIN = re.compile(rf"[^\W_{CJK_LETTERS}]+|[{CJK_LETTERS}]|\[\d+(?:\s*[,–-]\s*\d+)*\]|[^\w\s]")
 
 
@@ -215,14 +215,19 @@ def _classify_block(q: list[str], s: list[str], vocabulary: frozenset[str]) -> l
 
 
 def classify(
-    quote_words: list[str], source_words: list[str], vocabulary: frozenset[str] = frozenset()
+    quote_words: list[str],
+    source_words: list[str],
+    vocabulary: frozenset[str] = frozenset(),
+    *,
+    blocks: list[tuple[int, int, int, int]] | None = None,
 ) -> list[Difference]:
     """Word-level differences between two folded token lists. Adjacent non-matching tokens are
     judged together, so "humanevaluation" against "human evaluation" is spacing, not a removal.
     ``vocabulary`` holds the document's own words: a quote word found there is a real word, so a
-    one-letter difference to it is a substitution, not a typo."""
+    one-letter difference to it is a substitution, not a typo. ``blocks`` are the lists'
+    :func:`_blocks` when the caller has them already."""
     diffs: list[Difference] = []
-    for qs, qe, ss, se in _blocks(quote_words, source_words):
+    for qs, qe, ss, se in _blocks(quote_words, source_words) if blocks is None else blocks:
         diffs.extend(_classify_block(quote_words[qs:qe], source_words[ss:se], vocabulary))
     return diffs
 
@@ -364,9 +369,7 @@ def _classified(
         words = vocabulary()
     else:
         words = vocabulary
-    diffs: tuple[Difference, ...] = ()
-    for qs, qe, ss, se in blocks if blocks is not None else _blocks(quote_words, source_words):
-        diffs += tuple(_classify_block(quote_words[qs:qe], source_words[ss:se], words))
+    diffs = tuple(classify(quote_words, source_words, words, blocks=blocks))
     kind = "fuzzy" if score >= threshold and all(d.noise for d in diffs) else "altered"
     return Match(kind, score, s, e, diffs)
 
