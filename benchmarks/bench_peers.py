@@ -55,7 +55,8 @@ def _langchain(loader_name: str, path: Path) -> tuple[int, list[Any], list[Any]]
 
 def throughput() -> dict[str, Any]:
     """Pages/s of every pipeline, :data:`ROUNDS` rounds in a row (each round runs every pipeline
-    once, the two citeline backends back to back); the median round is reported with all rounds."""
+    once, the two citeline backends back to back); the median of the rounds is reported, with
+    every round's figure."""
     files = text_layer_pdfs()
     runners = {
         "pdfplumber extract_text": lambda p: raw_extract_text(p),
