@@ -41,6 +41,24 @@ def return_unpicklable(_: object) -> Callable[[], None]:
     return lambda: None
 
 
+def _refuse_to_load(message: str) -> None:
+    raise ValueError(message)
+
+
+class LoadsNowhere:
+    """Pickles fine, but unpickling it raises (as a class missing on the reading side would)."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def __reduce__(self) -> tuple[Callable[[str], None], tuple[str]]:
+        return _refuse_to_load, (self.message,)
+
+
+def unloadable_unless_ok(text: str) -> str | LoadsNowhere:
+    return text if text == "ok" else LoadsNowhere(f"kann {text!r} nicht laden")
+
+
 def hang(_: object) -> None:
     time.sleep(60)
 

@@ -59,6 +59,17 @@ def test_unpicklable_exception_and_result_become_runtime_errors() -> None:
     assert "could not be pickled" in str(result)
 
 
+def test_a_result_that_cannot_be_unpickled_is_that_tasks_error_and_the_pool_goes_on() -> None:
+    # results are unpickled after the worker has its next task: a failure there stays with its task
+    with IsolatedPool(tasks.unloadable_unless_ok, workers=1) as pool:
+        results = dict(pool.imap_unordered([(1, "Übel"), (2, "ok"), (3, "schön")]))
+    assert results[2] == "ok"
+    for key in (1, 3):
+        assert type(results[key]) is RuntimeError
+        assert "could not be unpickled" in str(results[key])
+    assert "kann 'schön' nicht laden" in str(results[3])
+
+
 def test_hanging_task_times_out_and_pool_continues() -> None:
     started = time.monotonic()
     with IsolatedPool(tasks.mixed, workers=1, timeout=1.0) as pool:
