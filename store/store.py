@@ -423,8 +423,8 @@ class Store:
         if not spans:
             return []
         hull = Original(min(sp.start for sp in spans), max(sp.end for sp in spans))
-        raw = self.raw_text(version_id, hull)
-        return self.geometry(version_id, hull).boxes(list(spans), raw, raw_start=hull.start)
+        raw, geometry = self.source(version_id, hull)
+        return geometry.boxes(list(spans), raw, raw_start=hull.start)
 
     def provenance(self, chunk_id: str) -> Provenance:
         info = self.chunk(chunk_id)
