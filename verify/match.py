@@ -279,8 +279,9 @@ def _best_span(quote: str, text: str, start: int, end: int) -> tuple[int, int, f
     return pick([(s, e) for e in ends])
 
 
-#: Alignments already worked out, by the folded text around them (see :func:`locate`).
-AlignmentMemo = dict[tuple[object, ...], tuple[str, float, int, int, tuple[Difference, ...]]]
+#: Alignments already worked out, by the folded text around them, their spans relative to it (see
+#: :func:`locate`).
+AlignmentMemo = dict[tuple[object, ...], Match]
 
 
 def locate(
@@ -317,34 +318,32 @@ def locate(
         return NOT_FOUND
     key: tuple[object, ...] | None = None
     base = 0
-    if len(fq) <= len(ft.text):
+    folded: Match | None = None  # in folded offsets
+    if memo is not None and vocabulary is not None and len(fq) <= len(ft.text):
         # everything below depends only on the text around the rough window (and the vocabulary:
         # without one given, each chunk's own words are used, so nothing can be shared)
-        if memo is not None and vocabulary is not None:
-            base = max(0, rough.dest_start - _slack(fq))
-            window = ft.text[max(0, base - 1) : min(len(ft.text), rough.dest_end + _slack(fq))]
-            key = (fq, window, base > 0, rough.dest_start - base, rough.dest_end - base, threshold, altered_min)
-            known = memo.get(key)
-            if known is not None:
-                kind, score, s, e, diffs = known
-                if kind == "none":
-                    return NOT_FOUND
-                span = ft.map.to_original(Normalized(base + s, base + e))
-                return Match(kind, score, span.start, span.end, diffs)
-        s, e, _ = _best_span(fq, ft.text, rough.dest_start, rough.dest_end)
-    else:  # the quote is longer than the chunk: at best the chunk is a part of it
-        s, e = 0, len(ft.text)
-    match = _classified(fq, ft, s, e, vocabulary, threshold, altered_min)
-    if key is not None and memo is not None:
-        if match.kind == "none":
-            memo[key] = ("none", 0.0, 0, 0, ())
-        else:
-            s, e = match.start, match.end  # folded offsets until mapped below
-            memo[key] = (match.kind, match.score, s - base, e - base, match.differences)
-    if match.kind == "none":
+        slack = _slack(fq)
+        base = max(0, rough.dest_start - slack)
+        window = ft.text[max(0, base - 1) : min(len(ft.text), rough.dest_end + slack)]
+        key = (fq, window, base > 0, rough.dest_start - base, rough.dest_end - base, threshold, altered_min)
+        known = memo.get(key)
+        folded = None if known is None else _shifted(known, base)
+    if folded is None:
+        if len(fq) <= len(ft.text):
+            s, e, _ = _best_span(fq, ft.text, rough.dest_start, rough.dest_end)
+        else:  # the quote is longer than the chunk: at best the chunk is a part of it
+            s, e = 0, len(ft.text)
+        folded = _classified(fq, ft, s, e, vocabulary, threshold, altered_min)
+        if memo is not None and key is not None:
+            memo[key] = _shifted(folded, -base)  # kept relative to the window
+    if folded.kind == "none":
         return NOT_FOUND
-    span = ft.map.to_original(Normalized(match.start, match.end))
-    return Match(match.kind, match.score, span.start, span.end, match.differences)
+    span = ft.map.to_original(Normalized(folded.start, folded.end))
+    return Match(folded.kind, folded.score, span.start, span.end, folded.differences)
+
+
+def _shifted(m: Match, by: int) -> Match:
+    return Match(m.kind, m.score, m.start + by, m.end + by, m.differences)
 
 
 def _classified(
