@@ -1,5 +1,5 @@
 """Run the benchmarks: ``python -m benchmarks [extract] [transforms] [ingest] [verify] [report]
-[scale] [calibration]``
+[scale] [calibration] [startup]``
 (all when none is named). Results go to benchmarks/results/<name>.json and a Markdown summary to
 benchmarks/results/summary.md; the README quotes them."""
 
@@ -14,6 +14,7 @@ from benchmarks import (
     bench_ingest,
     bench_report,
     bench_scale,
+    bench_startup,
     bench_transforms,
     bench_verify,
 )
@@ -27,6 +28,7 @@ BENCHMARKS = {
     "report": bench_report.run,
     "scale": bench_scale.run,
     "calibration": bench_calibration.run,
+    "startup": bench_startup.run,
 }
 #: Run only when named: needs the peers of the `bench` extra (a separate environment).
 OPTIONAL = {"peers"}
@@ -101,6 +103,14 @@ def summary(results: dict[str, dict[str, Any]]) -> str:
         lines += [
             f"| {t} | {v['precision']} | {v['recall']} | {v['false_accepts']} | {v['false_rejects']} |"
             for t, v in r["thresholds"].items()
+        ]
+        lines += [""]
+    if "startup" in results:
+        r = results["startup"]
+        lines += ["| start-up, new process (median of the rounds) | seconds | vs `import sqlalchemy` |"]
+        lines += ["|---|---|---|"]
+        lines += [
+            f"| {k} | {v} | {r['ratio_to_import_sqlalchemy'].get(k, '')} |" for k, v in r["seconds_median"].items()
         ]
         lines += [""]
     if "peers" in results:

@@ -1,5 +1,5 @@
 """The fuzzy threshold against the labelled calibration set: precision and recall of
-``verify.match.locate`` at each threshold, on the set ``benchmarks/calibration/build.py`` builds
+``citeline.verify.match.locate`` at each threshold, on the set ``benchmarks/calibration/build.py`` builds
 (seed 13). The README's calibration table comes from here."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 
 from benchmarks.calibration.build import MATCH, build
 from benchmarks.common import section
-from verify.match import ALTERED_MIN, FUZZY_THRESHOLD, locate
+from citeline.verify.match import ALTERED_MIN, FUZZY_THRESHOLD, locate
 
 THRESHOLDS = (70.0, 75.0, 80.0, 85.0, 90.0, 95.0)
 

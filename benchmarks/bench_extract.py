@@ -10,8 +10,8 @@ import pdfplumber
 import pypdfium2 as pdfium
 
 from benchmarks.common import section, text_layer_pdfs, timed
-from ingest.errors import ExtractionError
-from ingest.extract import extract
+from citeline.ingest.errors import ExtractionError
+from citeline.ingest.extract import extract
 
 
 def raw_extract_text(path: Path) -> int:

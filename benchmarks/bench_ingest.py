@@ -12,7 +12,7 @@ from typing import Any
 
 from benchmarks.bench_extract import raw_extract_text
 from benchmarks.common import section, text_layer_pdfs, timed
-from store import IngestOptions, Store, ingest
+from citeline.store import IngestOptions, Store, ingest
 
 
 def _ingest(folder: Path, db: Path, workers: int) -> tuple[float, Any]:

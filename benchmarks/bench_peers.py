@@ -32,8 +32,8 @@ from typing import Any
 from benchmarks.bench_extract import raw_extract_text, raw_pdfium
 from benchmarks.bench_verify import difflib_sliding
 from benchmarks.common import FIXTURES, RESULTS, ROOT, section, text_layer_pdfs, timed
-from ingest.pipeline import PipelineSettings
-from store import IngestOptions, Store, ingest
+from citeline.ingest.pipeline import PipelineSettings
+from citeline.store import IngestOptions, Store, ingest
 
 #: Rounds of the throughput measurement (``CITELINE_BENCH_ROUNDS``): this machine's speed drifts
 #: from minute to minute, so every pipeline runs once per round and medians are reported.
@@ -211,7 +211,7 @@ def verification() -> dict[str, Any]:
     import quotecheck
 
     from benchmarks.calibration.build import build
-    from verify.match import locate
+    from citeline.verify.match import locate
 
     pairs = build(seed=13)
     tools = {
@@ -245,7 +245,7 @@ def memory() -> dict[str, Any]:
     # VmHWM, not ru_maxrss: the latter keeps the (large) benchmark process's peak across fork+exec
     code = (
         "import sys\n"
-        "from ingest.pipeline import process_file, PipelineSettings\n"
+        "from citeline.ingest.pipeline import process_file, PipelineSettings\n"
         "doc = process_file(sys.argv[1], 'x', PipelineSettings(extractor=sys.argv[2]))\n"
         "hwm = next(l for l in open('/proc/self/status') if l.startswith('VmHWM:')).split()[1]\n"
         "print(int(hwm) / 1024, doc.page_count)\n"

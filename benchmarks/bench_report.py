@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import CORPUS, section
-from store import IngestOptions, Store, ingest
-from verify.html import build_html
-from verify.verify import VerifyOptions, verify_answer
+from citeline.store import IngestOptions, Store, ingest
+from citeline.verify.html import build_html
+from citeline.verify.verify import VerifyOptions, verify_answer
 
 PAPER = "acl2020_s2orc_2col.pdf"
 

@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import create_engine, text
 
 from benchmarks.common import section, text_layer_pdfs, timed
-from store import IngestOptions, Store, ingest
+from citeline.store import IngestOptions, Store, ingest
 
 PG_URL = os.environ.get("CITELINE_BENCH_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
@@ -62,7 +62,7 @@ def run() -> dict[str, Any]:
                     lambda n=n: LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
                 )
                 client = Client(cluster)
-                client.run(lambda: (__import__("store.distributed"), __import__("pdfplumber")))  # warm workers
+                client.run(lambda: (__import__("citeline.store.distributed"), __import__("pdfplumber")))  # warm workers
             results[f"dask_{n}_cluster_start_seconds"] = round(started, 2)
             options = IngestOptions(workers=n, executor="dask", scheduler=cluster.scheduler_address)
             results[f"dask_{n}"] = _timed_ingest(admin, folder, f"dask_{n}", options)

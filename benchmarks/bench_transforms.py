@@ -9,10 +9,10 @@ import tracemalloc
 from typing import Any
 
 from benchmarks.common import section, text_layer_pdfs, timed
-from ingest.chunker import chunk
-from ingest.clean.pipeline import clean
-from ingest.errors import ExtractionError
-from ingest.extract import extract
+from citeline.ingest.chunker import chunk
+from citeline.ingest.clean.pipeline import clean
+from citeline.ingest.errors import ExtractionError
+from citeline.ingest.extract import extract
 
 TARGET_BYTES = 2_000_000
 

@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import FIXTURES, section, text_layer_pdfs
-from ingest.pipeline import PipelineSettings
-from store import IngestOptions, Store, ingest
-from store.records import ChunkInfo
-from verify.parse import CitationInput
-from verify.verify import Verifier, VerifyOptions, _folded_quote
+from citeline.ingest.pipeline import PipelineSettings
+from citeline.store import IngestOptions, Store, ingest
+from citeline.store.records import ChunkInfo
+from citeline.verify.parse import CitationInput
+from citeline.verify.verify import Verifier, VerifyOptions, _folded_quote
 
 CHUNK_CHARS = 2000
 CASES = 600

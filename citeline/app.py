@@ -10,6 +10,8 @@ from typing import Any, TypeVar
 
 import click
 
+from citeline._version import __version__
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_FAILURE = 1
@@ -27,8 +29,8 @@ class CommandError(click.ClickException):
 @contextmanager
 def errors_as_messages() -> Iterator[None]:
     """Turn library errors into one-line messages (no tracebacks for user mistakes)."""
-    from ingest.errors import ExtractionError, IngestError
-    from store.errors import DatabaseError, NotFound, QueryError, ReadOnlyViolation, StoreError
+    from citeline.ingest.errors import ExtractionError, IngestError
+    from citeline.store.errors import DatabaseError, NotFound, QueryError, ReadOnlyViolation, StoreError
 
     try:
         yield
@@ -63,7 +65,7 @@ def db_option(f: F) -> F:
 
 
 def open_store(*, migrate: bool = True) -> Any:
-    from store import Store
+    from citeline.store import Store
 
     url = click.get_current_context().obj.get("db")
     with errors_as_messages():
@@ -79,7 +81,7 @@ def open_store(*, migrate: bool = True) -> Any:
     default=None,
     help="Database URL (default: $CITELINE_DB or sqlite:///citeline.db in the working directory).",
 )
-@click.version_option(package_name="citeline")
+@click.version_option(__version__, prog_name="citeline")
 @click.pass_context
 def cli(ctx: click.Context, db_url: str | None) -> None:
     """Provable citations for retrieval-augmented answers.

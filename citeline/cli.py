@@ -1,4 +1,5 @@
-"""The ``citeline`` command: a thin click layer over :mod:`ingest`, :mod:`store` and :mod:`verify`.
+"""The ``citeline`` command: a thin click layer over :mod:`citeline.ingest`, :mod:`citeline.store` and
+:mod:`citeline.verify`.
 
 Each command opens the store, calls one library function and prints; the commands live in the
 ``*_commands`` modules beside this one and register themselves on the group in :mod:`citeline.app`.

@@ -24,7 +24,7 @@ def db_upgrade(revision: str) -> None:
     Example:
         citeline --db postgresql+psycopg://postgres@localhost/citeline db upgrade
     """
-    from store import db as store_db
+    from citeline.store import db as store_db
 
     url = click.get_current_context().obj.get("db")
     with errors_as_messages():
@@ -38,7 +38,7 @@ def db_upgrade(revision: str) -> None:
 @db_option
 def db_current() -> None:
     """Print the schema revision of the database (and the newest available)."""
-    from store import db as store_db
+    from citeline.store import db as store_db
 
     url = click.get_current_context().obj.get("db")
     with errors_as_messages():
@@ -54,7 +54,7 @@ def db_current() -> None:
 @db_option
 def db_downgrade(revision: str) -> None:
     """Downgrade the schema to REVISION ('base' drops every table)."""
-    from store import db as store_db
+    from citeline.store import db as store_db
 
     url = click.get_current_context().obj.get("db")
     with errors_as_messages():

@@ -184,9 +184,10 @@ def sql(query: str, fmt: str) -> None:
     Example:
         citeline sql "SELECT document_uri, version_no, count(*) FROM chunk_provenance GROUP BY 1, 2"
     """
-    store = open_store(migrate=False)
+    from citeline.store.sql import run_sql
+
     with errors_as_messages():
-        cols, rows = store.sql(query)
+        cols, rows = run_sql(click.get_current_context().obj.get("db"), query)
     if fmt == "json":
         click.echo(dumps([dict(zip(cols, r, strict=True)) for r in rows]))
     elif fmt == "csv":
@@ -211,8 +212,8 @@ def extract(path: str, extractor: str, password: str | None, cleaned: bool, fmt:
     Example:
         citeline extract fixtures/pdf/two_column_paper.pdf --cleaned
     """
-    from ingest.clean.pipeline import clean
-    from ingest.extract import extract as run_extract
+    from citeline.ingest.clean.pipeline import clean
+    from citeline.ingest.extract import extract as run_extract
 
     with errors_as_messages():
         ex = run_extract(path, extractor=extractor, password=password)

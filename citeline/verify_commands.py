@@ -111,12 +111,12 @@ def verify(
     """
     from pathlib import Path
 
-    from verify import VerifyOptions
-    from verify.errors import InputError, VerifyError
-    from verify.match import FUZZY_THRESHOLD
-    from verify.parse import load_answer, parse_answer
-    from verify.render import render_html, render_text
-    from verify.verify import Verifier
+    from citeline.verify import VerifyOptions
+    from citeline.verify.errors import InputError, VerifyError
+    from citeline.verify.match import FUZZY_THRESHOLD
+    from citeline.verify.parse import load_answer, parse_answer
+    from citeline.verify.render import render_html, render_text
+    from citeline.verify.verify import Verifier
 
     try:
         if answer == "-":
@@ -183,7 +183,7 @@ def serve(host: str, port: int) -> None:
     Example:
         citeline serve --port 8000     # then open http://127.0.0.1:8000/
     """
-    from verify.web import make_server
+    from citeline.verify.web import make_server
 
     store = open_store(migrate=False)
     try:
@@ -221,9 +221,9 @@ def highlight(chunk_id: str | None, span: str | None, output: str, scale: float)
     """
     from pathlib import Path
 
-    from ingest.offsets import Original
-    from verify.pages import PageRenderer, stack_png
-    from verify.web import highlight_boxes
+    from citeline.ingest.offsets import Original
+    from citeline.verify.pages import PageRenderer, stack_png
+    from citeline.verify.web import highlight_boxes
 
     if (chunk_id is None) == (span is None):
         raise CommandError("give either CHUNK_ID or --range DOC:START:END", EXIT_USAGE)

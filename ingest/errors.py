@@ -1,4 +1,4 @@
-"""Exceptions raised by :mod:`ingest`.
+"""Exceptions raised by :mod:`citeline.ingest`.
 
 Every message names the thing and the reason in one line, carrying the values
 (``Span [10, 4) is reversed``), so the command line can print it as is.

@@ -12,11 +12,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Literal
 
-from ingest.chunker import DEFAULT_OVERLAP, DEFAULT_TARGET, chunk
-from ingest.clean.pipeline import CleanSettings, RawFurniture, RawHyphenation, clean, settings_fingerprint
-from ingest.extract import Extraction, Limits, SourceFile, extract_source, read_source
-from ingest.extract.model import pages_of
-from ingest.offsets import OffsetMap
+from citeline.ingest.chunker import DEFAULT_OVERLAP, DEFAULT_TARGET, chunk
+from citeline.ingest.clean.pipeline import CleanSettings, RawFurniture, RawHyphenation, clean, settings_fingerprint
+from citeline.ingest.extract import Extraction, Limits, SourceFile, extract_source, read_source
+from citeline.ingest.extract.model import pages_of
+from citeline.ingest.offsets import OffsetMap
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +147,7 @@ def process_file(
     password: str | None = None,
     limits: Limits = Limits(),
 ) -> ProcessedDocument:
-    """Read, extract, clean and chunk one file. Raises :class:`ingest.errors.ExtractionError`."""
+    """Read, extract, clean and chunk one file. Raises :class:`citeline.ingest.errors.ExtractionError`."""
     t0 = time.perf_counter()
     source = read_source(path, limits=limits)
     result = process_source(source, uri, settings, password=password, limits=limits)

@@ -1,1 +1,6 @@
-"""Alembic environment and revisions. Run from code (``citeline db upgrade``, :mod:`store.db`)."""
+"""Alembic environment and revisions. Run from code (``citeline db upgrade``, :mod:`citeline.store.db`)."""
+
+#: The newest revision in ``versions/``: what the store checks a database against without importing
+#: alembic (``tests/test_store.py`` checks it equals alembic's own head). Update it with every new
+#: revision.
+HEAD = "0001"

@@ -6,8 +6,8 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import Connection
 
-from store.db import make_engine, resolve_url
-from store.models import Base
+from citeline.store.db import make_engine, resolve_url
+from citeline.store.models import Base
 
 config = context.config
 target_metadata = Base.metadata

@@ -16,15 +16,15 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ingest.extract.files import Limits, sha256_file
-from ingest.isolate import IsolatedPool
-from ingest.pipeline import FileTask, PipelineSettings, ProcessedDocument, run_task
-from store.distributed import ingest_with_dask
-from store.outcomes import FileOutcome, SourceRef, outcome_of_error, outcome_of_write
-from store.store import Store
+from citeline.ingest.extract.files import Limits, sha256_file
+from citeline.ingest.isolate import IsolatedPool
+from citeline.ingest.pipeline import FileTask, PipelineSettings, ProcessedDocument, run_task
+from citeline.store.distributed import ingest_with_dask
+from citeline.store.outcomes import FileOutcome, SourceRef, outcome_of_error, outcome_of_write
+from citeline.store.store import Store
 
 #: Modules every ingest worker needs: imported once by the forkserver, not once per worker.
-WORKER_PRELOAD = ("ingest.pipeline", "ingest.extract.pdf", "pdfplumber", "pypdfium2")
+WORKER_PRELOAD = ("citeline.ingest.pipeline", "citeline.ingest.extract.pdf", "pdfplumber", "pypdfium2")
 #: Extensions ingested when no ``--glob`` is given (case-insensitive).
 DEFAULT_EXTENSIONS = (
     ".pdf",

@@ -11,18 +11,18 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, NoSuchModuleError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
-from store.errors import DatabaseError
+from citeline.migrations import HEAD
+from citeline.store.errors import DatabaseError
+
+if TYPE_CHECKING:
+    from alembic.config import Config
+    from sqlalchemy.orm import Session, sessionmaker
 
 DEFAULT_URL = "sqlite:///citeline.db"
 #: How long a SQLite writer waits for a lock before giving up (milliseconds).
@@ -95,55 +95,114 @@ def missing_sqlite_file(engine: Engine) -> str | None:
     return None if Path(url.database).expanduser().exists() else url.database
 
 
+def display_url(engine: Engine) -> str:
+    return engine.url.render_as_string(hide_password=True)
+
+
+def require_schema(engine: Engine) -> None:
+    """What a read needs: the database exists (a read never leaves an empty SQLite file behind) and
+    is at the schema revision of this citeline. One query; alembic is not imported."""
+    missing = missing_sqlite_file(engine)
+    if missing is not None:
+        raise DatabaseError(f"Database file {missing!r} does not exist (run citeline ingest first, or pass --db)")
+    try:
+        revision = current_revision(engine)
+    except DBAPIError as exc:
+        raise DatabaseError(f"Database {display_url(engine)!r}: {first_line(exc)}") from None
+    if revision is None:
+        raise DatabaseError(f"Database {display_url(engine)!r} has no citeline schema (run: citeline db upgrade)")
+    if revision != HEAD:
+        raise DatabaseError(
+            f"Database {display_url(engine)!r} is at schema revision {revision}, this citeline expects {HEAD} "
+            "(run: citeline db upgrade)"
+        )
+
+
+def first_line(exc: BaseException) -> str:
+    """The first line of a database error's own message (the driver's, when there is one)."""
+    orig = getattr(exc, "orig", None)
+    text_ = str(orig if orig is not None else exc).strip()
+    return text_.splitlines()[0] if text_ else type(exc).__name__
+
+
 def session_factory(engine: Engine) -> sessionmaker[Session]:
+    from sqlalchemy.orm import sessionmaker  # the ORM is for the store's reads and writes, not for sql
+
     return sessionmaker(engine, expire_on_commit=False)
 
 
 # ----------------------------------------------------------------------------- migrations
+# alembic is imported only to migrate: reading the revision is one query, and the newest revision is
+# the constant ``citeline.migrations.HEAD`` (a test checks it against alembic's own view).
 
 
 def alembic_config(connection: Connection | None = None) -> Config:
-    """An alembic Config pointing at the packaged ``migrations`` folder, reusing ``connection``."""
-    import migrations
+    """An alembic Config pointing at the packaged ``citeline.migrations`` folder, reusing ``connection``."""
+    from alembic.config import Config
+
+    import citeline.migrations
 
     cfg = Config()
-    cfg.set_main_option("script_location", str(Path(migrations.__file__).parent))
+    cfg.set_main_option("script_location", str(Path(citeline.migrations.__file__).parent))
     if connection is not None:
         cfg.attributes["connection"] = connection
     return cfg
 
 
 def head_revision() -> str:
-    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
-    assert head is not None
-    return head
+    """The newest schema revision this citeline knows."""
+    return HEAD
 
 
 def current_revision(engine: Engine) -> str | None:
+    """The database's schema revision (``None``: no citeline schema), in one query."""
     with engine.connect() as conn:
-        return MigrationContext.configure(conn).get_current_revision()
+        try:
+            revision = conn.scalar(text("SELECT version_num FROM alembic_version"))
+            return None if revision is None else str(revision)
+        except DBAPIError as exc:
+            if engine.dialect.name == "postgresql" and "alembic_version" in str(exc.orig):
+                return None  # undefined table
+            if engine.dialect.name == "sqlite" and "no such table" in str(exc.orig):
+                return None
+            raise
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
+    from alembic import command
+
     with engine.begin() as conn:
         command.upgrade(alembic_config(conn), revision)
 
 
 def downgrade(engine: Engine, revision: str) -> None:
+    from alembic import command
+
     with engine.begin() as conn:
         command.downgrade(alembic_config(conn), revision)
 
 
 def check(engine: Engine) -> None:
     """Raise ``alembic.util.exc.AutogenerateDiffsDetected`` if the models and migrations disagree."""
+    from alembic import command
+
     with engine.connect() as conn:
         command.check(alembic_config(conn))
 
 
 def ensure_schema(engine: Engine) -> None:
     """Upgrade to the newest revision when the database is empty or behind (what write commands do)."""
-    if current_revision(engine) != head_revision():
+    if current_revision(engine) != HEAD:
         upgrade(engine)
+
+
+def script_head() -> str:
+    """The newest revision as alembic reads it from the migration scripts (what ``HEAD`` must equal)."""
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None
+    return head
 
 
 @contextmanager

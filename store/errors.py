@@ -1,4 +1,4 @@
-"""Exceptions raised by :mod:`store`. Messages are one line naming the object and the reason."""
+"""Exceptions raised by :mod:`citeline.store`. Messages are one line naming the object and the reason."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""SQLAlchemy 2.0 models. They never leave :mod:`store`; callers get frozen records instead.
+"""SQLAlchemy 2.0 models. They never leave :mod:`citeline.store`; callers get frozen records instead.
 
 Offsets are code points into ``document_versions.raw_text``, half-open; pages are 1-based; geometry
 is PDF points with the origin top-left. Hashes are lower-case hex sha256.
@@ -118,7 +118,7 @@ class Page(Base):
 
 class Line(Base):
     """Compact character geometry: per line its raw span, top/bottom and its x edges (two per code
-    point: left, right), packed by :func:`store.writer.pack_xs` (2 bytes per edge)."""
+    point: left, right), packed by :func:`citeline.store.writer.pack_xs` (2 bytes per edge)."""
 
     __tablename__ = "lines"
     __table_args__ = (Index("ix_lines_span", "version_id", "raw_start"),)

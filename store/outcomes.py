@@ -5,11 +5,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ingest.errors import ExtractionError, ExtractorCrashed, TimedOut
-from ingest.extract.files import Limits
-from ingest.isolate import TaskTimeout, WorkerDied
-from ingest.pipeline import ProcessedDocument
-from store.store import Store
+from citeline.ingest.errors import ExtractionError, ExtractorCrashed, TimedOut
+from citeline.ingest.extract.files import Limits
+from citeline.ingest.isolate import TaskTimeout, WorkerDied
+from citeline.ingest.pipeline import ProcessedDocument
+from citeline.store.store import Store
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""Frozen records the store hands out (ORM objects never leave :mod:`store`)."""
+"""Frozen records the store hands out (ORM objects never leave :mod:`citeline.store`)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
-from ingest.extract.model import Box
-from ingest.offsets import OffsetMap
+from citeline.ingest.extract.model import Box
+from citeline.ingest.offsets import OffsetMap
 
 
 @dataclass(frozen=True, slots=True)

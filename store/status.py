@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ingest.extract.files import sha256_file
-from store.batch import discover
-from store.store import Store
+from citeline.ingest.extract.files import sha256_file
+from citeline.store.batch import discover
+from citeline.store.store import Store
 
 
 @dataclass(frozen=True, slots=True)

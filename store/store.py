@@ -6,24 +6,21 @@ Everything the CLI does goes through these methods (the CLI only parses options 
 from __future__ import annotations
 
 import json
-import secrets
-import socket
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, Engine, bindparam, func, insert, select, text
-from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, ProgrammingError, SQLAlchemyError
+from sqlalchemy import Connection, Engine, bindparam, func, insert, select
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
-from ingest.extract.model import Box, Geometry
-from ingest.offsets import Normalized, OffsetMap, Original
-from ingest.pipeline import ProcessedDocument
-from store import db
-from store import models as m
-from store.errors import DatabaseError, NotFound, QueryError, ReadOnlyViolation
-from store.records import (
+from citeline.ingest.extract.model import Box, Geometry
+from citeline.ingest.offsets import Normalized, OffsetMap, Original
+from citeline.store import db
+from citeline.store import models as m
+from citeline.store.errors import DatabaseError, NotFound, QueryError
+from citeline.store.records import (
     ChunkInfo,
     ContextInfo,
     DocumentInfo,
@@ -33,7 +30,10 @@ from store.records import (
     VersionInfo,
     WriteResult,
 )
-from store.writer import PackedGeometry, mark_deleted, write_version
+from citeline.store.writer import PackedGeometry, mark_deleted, write_version
+
+if TYPE_CHECKING:
+    from citeline.ingest.pipeline import ProcessedDocument
 
 #: Characters of raw text shown on each side of a chunk by ``provenance``.
 CONTEXT_CHARS = 200
@@ -113,22 +113,18 @@ class Store:
     def __init__(self, url: str | None = None, *, migrate: bool = True) -> None:
         self.url = db.resolve_url(url)
         self.engine: Engine = db.make_engine(self.url)
-        missing = db.missing_sqlite_file(self.engine)
-        if missing is not None and not migrate:
-            # a read must not leave an empty database file behind
-            raise DatabaseError(f"Database file {missing!r} does not exist (run citeline ingest first, or pass --db)")
-        try:
-            if migrate:
+        if migrate:
+            try:
                 db.ensure_schema(self.engine)
-            elif db.current_revision(self.engine) is None:
-                raise DatabaseError(f"Database {self.display_url!r} has no citeline schema (run: citeline db upgrade)")
-        except OperationalError as exc:
-            raise DatabaseError(f"Database {self.display_url!r}: {_first_line(exc)}") from None
+            except OperationalError as exc:
+                raise DatabaseError(f"Database {self.display_url!r}: {db.first_line(exc)}") from None
+        else:
+            db.require_schema(self.engine)
         self._sessions = db.session_factory(self.engine)
 
     @property
     def display_url(self) -> str:
-        return self.engine.url.render_as_string(hide_password=True)
+        return db.display_url(self.engine)
 
     @property
     def dialect(self) -> str:
@@ -160,6 +156,8 @@ class Store:
         executor: str,
         workers: int,
     ) -> int:
+        import socket
+
         with db.transaction(self._sessions) as s:
             run = m.IngestionRun(
                 started_at=m.utcnow(),
@@ -200,7 +198,7 @@ class Store:
             s.execute(insert(m.IngestionOutcome), [{"run_id": run_id, "created_at": now, **o} for o in outcomes])
 
     def write(self, doc: ProcessedDocument, *, run_id: int | None = None, settings_json: str = "{}") -> WriteResult:
-        """Write one processed document version in one transaction (see :mod:`store.writer`)."""
+        """Write one processed document version in one transaction (see :mod:`citeline.store.writer`)."""
         try:
             with db.transaction(self._sessions) as s:
                 return write_version(s, doc, run_id=run_id, settings_json=settings_json)
@@ -453,6 +451,8 @@ class Store:
     # ----------------------------------------------------------------- contexts
 
     def create_context(self, chunk_ids: Sequence[str], *, markers: Sequence[str] | None = None) -> ContextInfo:
+        import secrets
+
         if not chunk_ids:
             raise QueryError("A context needs at least one chunk id")
         markers = list(markers) if markers is not None else [f"S{i}" for i in range(1, len(chunk_ids) + 1)]
@@ -526,32 +526,10 @@ class Store:
     # ----------------------------------------------------------------- SQL
 
     def sql(self, query: str, params: dict[str, Any] | None = None) -> tuple[list[str], list[tuple[Any, ...]]]:
-        """Run a read-only query. Read-only is enforced by the database connection (SQLite
-        ``query_only``, PostgreSQL read-only transactions): a write fails in the database."""
-        engine = db.make_engine(self.url, read_only=True)
-        try:
-            with engine.connect() as conn:
-                if self.dialect == "postgresql":
-                    conn.exec_driver_sql("SET TRANSACTION READ ONLY")
-                result = conn.execute(text(query), params or {})
-                if not result.returns_rows:
-                    raise ReadOnlyViolation("The statement returned no rows; citeline sql runs SELECT queries only")
-                return list(result.keys()), [tuple(r) for r in result]
-        except DBAPIError as exc:
-            msg = _first_line(exc)
-            if "readonly" in msg.replace("-", "").lower() or "read-only" in msg.lower():
-                raise ReadOnlyViolation(f"Database is opened read-only for citeline sql: {msg}") from None
-            raise QueryError(msg) from None
-        except (ProgrammingError, SQLAlchemyError) as exc:
-            raise QueryError(_first_line(exc)) from None
-        finally:
-            engine.dispose()
+        """Run a read-only query (see :func:`citeline.store.sql.run_sql`)."""
+        from citeline.store.sql import run_sql
 
-
-def _first_line(exc: BaseException) -> str:
-    orig = getattr(exc, "orig", None)
-    text_ = str(orig if orig is not None else exc).strip()
-    return text_.splitlines()[0] if text_ else type(exc).__name__
+        return run_sql(self.url, query, params)
 
 
 def isoformat(value: datetime | None) -> str | None:

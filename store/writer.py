@@ -21,16 +21,18 @@ import struct
 import sys
 from array import array
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from ingest.extract.model import Geometry, Line
-from ingest.pipeline import ProcessedDocument
-from store import models as m
-from store.records import WriteResult
+from citeline.ingest.extract.model import Geometry, Line
+from citeline.store import models as m
+from citeline.store.records import WriteResult
+
+if TYPE_CHECKING:
+    from citeline.ingest.pipeline import ProcessedDocument
 
 #: Rows per executemany batch for the big tables.
 BATCH_ROWS = 2_000

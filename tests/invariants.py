@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ingest.clean.characters import LIGATURES
-from ingest.offsets import OffsetMap
+from citeline.ingest.clean.characters import LIGATURES
+from citeline.ingest.offsets import OffsetMap
 
 DELETABLE = set(" \t\r\n\f\v\u00a0\u00ad\u200b\u2060\ufeff\u2028\u2029")
 

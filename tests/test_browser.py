@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from store import IngestOptions, Store, ingest
+from citeline.store import IngestOptions, Store, ingest
+from citeline.verify.html import build_html
+from citeline.verify.verify import VerifyOptions, verify_answer
+from citeline.verify.web import make_server
 from tests.conftest import PDF_FIXTURES, ROOT
-from verify.html import build_html
-from verify.verify import VerifyOptions, verify_answer
-from verify.web import make_server
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package (pip install -e '.[test]')")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest.chunker import approx_tokens, chunk, sentences
-from ingest.clean.pipeline import clean
-from ingest.clean.whitespace import is_cjk
-from ingest.errors import ChunkerError
-from ingest.offsets import Normalized, OffsetMap
+from citeline.ingest.chunker import approx_tokens, chunk, sentences
+from citeline.ingest.clean.pipeline import clean
+from citeline.ingest.clean.whitespace import is_cjk
+from citeline.ingest.errors import ChunkerError
+from citeline.ingest.offsets import Normalized, OffsetMap
 
 
 def test_sentences_respect_abbreviations_initials_and_decimals() -> None:

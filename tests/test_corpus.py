@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from ingest.clean.whitespace import is_cjk
-from ingest.errors import ExtractionError
-from ingest.extract import extract
-from ingest.isolate import IsolatedPool
-from store import IngestOptions, Store, ingest
+from citeline.ingest.clean.whitespace import is_cjk
+from citeline.ingest.errors import ExtractionError
+from citeline.ingest.extract import extract
+from citeline.ingest.isolate import IsolatedPool
+from citeline.store import IngestOptions, Store, ingest
 from tests.conftest import CORPUS, corpus_manifest
 from tests.test_store import check_all_chunks
 

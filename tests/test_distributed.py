@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from store import IngestOptions, Store, ingest
+from citeline.store import IngestOptions, Store, ingest
 from tests.conftest import CORPUS, PDF_FIXTURES, PG_URL, _pg_schema_url, corpus_manifest
 
 distributed = pytest.importorskip("distributed", reason="needs dask[distributed] (pip install 'citeline[dask]')")

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from ingest.clean.characters import LIGATURES
-from ingest.clean.pipeline import clean
-from ingest.errors import CorruptFile, EmptyFile, Encrypted, FileMissing, FileUnreadable, NotAPdf, TooLarge
-from ingest.extract import Limits, extract
-from ingest.offsets import Normalized, Original
+from citeline.ingest.clean.characters import LIGATURES
+from citeline.ingest.clean.pipeline import clean
+from citeline.ingest.errors import CorruptFile, EmptyFile, Encrypted, FileMissing, FileUnreadable, NotAPdf, TooLarge
+from citeline.ingest.extract import Limits, extract
+from citeline.ingest.offsets import Normalized, Original
 from tests.conftest import PDF_FIXTURES, truth
 
 BACKENDS = ["pdfplumber", "pdfium"]
@@ -142,7 +142,7 @@ def test_an_extraction_survives_the_trip_from_worker_to_writer() -> None:
 
 def test_boxes_from_a_slice_of_the_raw_stream_equal_those_from_the_whole() -> None:
     # verify resolves a quote with only its chunk's raw characters: the boxes must not change
-    from ingest.extract import Geometry
+    from citeline.ingest.extract import Geometry
 
     ex = extract(PDF_FIXTURES / "multilingual.pdf")
     geometry = Geometry(ex.lines)

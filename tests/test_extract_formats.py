@@ -21,12 +21,12 @@ from pathlib import Path
 
 import pytest
 
-from ingest.clean.pipeline import Cleaned, clean
-from ingest.errors import CorruptFile, EmptyFile, Encrypted, ExtractionError, UnsupportedFormat
-from ingest.extract import Extraction, extract
-from ingest.extract.files import DOCX, EML, HTML, MARKDOWN, PPTX, TEXT, sniff_format
-from ingest.extract.unstructured_backend import install_offline_hooks, offline_mode
-from ingest.offsets import Normalized, Original
+from citeline.ingest.clean.pipeline import Cleaned, clean
+from citeline.ingest.errors import CorruptFile, EmptyFile, Encrypted, ExtractionError, UnsupportedFormat
+from citeline.ingest.extract import Extraction, extract
+from citeline.ingest.extract.files import DOCX, EML, HTML, MARKDOWN, PPTX, TEXT, sniff_format
+from citeline.ingest.extract.unstructured_backend import install_offline_hooks, offline_mode
+from citeline.ingest.offsets import Normalized, Original
 from tests.conftest import FORMAT_FIXTURES, ROOT, truth
 
 FORMATS = ["txt", "md", "html", "docx", "pptx", "eml", "odt", "epub"]
@@ -440,8 +440,8 @@ subprocess.Popen.__init__ = _recording_init
 site_dir = sysconfig.get_paths()["purelib"]
 before = sorted(os.listdir(site_dir))
 
-from ingest.extract import extract
-from ingest.extract.unstructured_backend import offline_mode
+from citeline.ingest.extract import extract
+from citeline.ingest.extract.unstructured_backend import offline_mode
 
 results = {}
 for path in sys.argv[1:]:

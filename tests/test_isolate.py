@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.isolate import IsolatedPool, PoolError, TaskTimeout, WorkerDied
+from citeline.ingest.isolate import IsolatedPool, PoolError, TaskTimeout, WorkerDied
 from tests import isolate_tasks as tasks
 
 
@@ -212,7 +212,7 @@ def test_close_terminates_busy_workers(tmp_path: Path) -> None:
 def test_workers_exit_when_the_parent_is_killed(tmp_path: Path) -> None:
     pid_file = tmp_path / "pid"
     script = (
-        "from ingest.isolate import IsolatedPool\n"
+        "from citeline.ingest.isolate import IsolatedPool\n"
         "from tests import isolate_tasks\n"
         "with IsolatedPool(isolate_tasks.pid_then_hang, workers=1) as pool:\n"
         f"    list(pool.imap_unordered([(1, {str(pid_file)!r})]))\n"

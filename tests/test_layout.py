@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ingest.extract.layout import layout_page
+from citeline.ingest.extract.layout import layout_page
 
 PAGE_WIDTH = 612.0
 LEFT = 72.0

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ingest.offsets import Normalized, Original
-from verify.fold import DASHES, QUOTES, fold
-from verify.match import _TOKEN, FUZZY_THRESHOLD, AlignmentMemo, classify, drift, locate, tokens
+from citeline.ingest.offsets import Normalized, Original
+from citeline.verify.fold import DASHES, QUOTES, fold
+from citeline.verify.match import _TOKEN, FUZZY_THRESHOLD, AlignmentMemo, classify, drift, locate, tokens
 
 
 @pytest.mark.parametrize(

@@ -15,10 +15,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sqlalchemy import text
 
-from ingest.pipeline import PipelineSettings
-from store import IngestOptions, NotFound, ReadOnlyViolation, Store, ingest
-from store import db as store_db
-from store.writer import pack_xs, unpack_xs
+from citeline.ingest.pipeline import PipelineSettings
+from citeline.store import IngestOptions, NotFound, ReadOnlyViolation, Store, ingest
+from citeline.store import db as store_db
+from citeline.store.writer import pack_xs, unpack_xs
 from tests.conftest import PDF_FIXTURES
 from tests.invariants import check_chunk
 
@@ -81,7 +81,7 @@ def corpus_copy(tmp_path: Path, *names: str) -> Path:
 def test_migrations_upgrade_downgrade_upgrade_and_check(db_url: str) -> None:
     engine = store_db.make_engine(db_url)
     store_db.upgrade(engine)
-    assert store_db.current_revision(engine) == store_db.head_revision()
+    assert store_db.current_revision(engine) == store_db.head_revision() == store_db.script_head()
     store_db.check(engine)  # models and migrations agree
     store_db.downgrade(engine, "base")
     assert store_db.current_revision(engine) is None

@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest.clean.characters import LIGATURES, Transformed, expand_ligatures, fold_spaces, remove_soft_hyphens
-from ingest.clean.furniture import Furniture, LineGeometry, find_furniture, page_number_of, strip_furniture
-from ingest.clean.hyphenation import dehyphenate
-from ingest.clean.pipeline import CleanSettings, clean
-from ingest.clean.whitespace import normalize_whitespace
-from ingest.offsets import ALIGNED, BLOCK, Normalized, OffsetMap, Original
+from citeline.ingest.clean.characters import LIGATURES, Transformed, expand_ligatures, fold_spaces, remove_soft_hyphens
+from citeline.ingest.clean.furniture import Furniture, LineGeometry, find_furniture, page_number_of, strip_furniture
+from citeline.ingest.clean.hyphenation import dehyphenate
+from citeline.ingest.clean.pipeline import CleanSettings, clean
+from citeline.ingest.clean.whitespace import normalize_whitespace
+from citeline.ingest.offsets import ALIGNED, BLOCK, Normalized, OffsetMap, Original
 
 WS = set(" \t\n\r\f\v\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a")
 WS |= set("\u202f\u205f\u3000\u2028\u2029\x1c\x1d\x1e\x85")

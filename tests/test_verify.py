@@ -12,11 +12,11 @@ from typing import Any
 import jsonschema
 import pytest
 
-from ingest.offsets import Normalized
-from store import IngestOptions, Store, ingest
-from store.records import ChunkInfo
+from citeline.ingest.offsets import Normalized
+from citeline.store import IngestOptions, Store, ingest
+from citeline.store.records import ChunkInfo
+from citeline.verify import InputError, VerifyOptions, verify_answer
 from tests.conftest import PDF_FIXTURES, ROOT, truth
-from verify import InputError, VerifyOptions, verify_answer
 
 SCHEMAS = ROOT / "verify" / "schema"
 HANDBOOK = "policy_handbook.pdf"
@@ -200,7 +200,7 @@ def test_quote_elsewhere_in_the_document_is_misattributed(store: Store) -> None:
 def test_a_long_running_verifier_starts_its_caches_over_with_the_same_results(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from verify import verify as verify_module
+    from citeline.verify import verify as verify_module
 
     def answer(uri: str, where: str, quote: str) -> Any:
         return verify_module.parse_answer(

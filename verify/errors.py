@@ -1,4 +1,4 @@
-"""Exceptions raised by :mod:`verify`. Messages are one line naming the thing and the reason."""
+"""Exceptions raised by :mod:`citeline.verify`. Messages are one line naming the thing and the reason."""
 
 from __future__ import annotations
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ingest.clean.characters import LIGATURES
-from ingest.offsets import Edit, OffsetMap, apply_edits
+from citeline.ingest.clean.characters import LIGATURES
+from citeline.ingest.offsets import Edit, OffsetMap, apply_edits
 
 QUOTES = dict.fromkeys("‘’‚‛′`´", "'") | dict.fromkeys("“”„‟″«»「」『』", '"')
 # hyphens fold to "-", dashes to "—", kept apart so that only a hyphen can be a line-split hyphen

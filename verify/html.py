@@ -13,8 +13,8 @@ import base64
 import html
 from typing import Any
 
-from verify.pages import PageRenderer
-from verify.report import CitationResult, Report
+from citeline.verify.pages import PageRenderer
+from citeline.verify.report import CitationResult, Report
 
 _STATUS_CLASS = {
     "verified": "ok",

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
-from ingest.clean.whitespace import CJK_LETTERS
-from ingest.offsets import Normalized
-from verify.fold import UNMAPPED, Folded, fold
+from citeline.ingest.clean.whitespace import CJK_LETTERS
+from citeline.ingest.offsets import Normalized
+from citeline.verify.fold import UNMAPPED, Folded, fold
 
 #: Minimum fuzzy score (rapidfuzz ``fuzz.ratio`` of quote and aligned span, 0-100) for
 #: ``verified_fuzzy``. Calibrated on the labelled set built by benchmarks/calibration (1,764 pairs:

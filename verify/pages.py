@@ -10,8 +10,8 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from ingest.extract.files import sha256_file
-from ingest.extract.model import Box
+from citeline.ingest.extract.files import sha256_file
+from citeline.ingest.extract.model import Box
 
 #: Render scale: 1.5 = 108 dpi, readable and small.
 RENDER_SCALE = 1.5

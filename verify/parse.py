@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ingest.chunker import sentences
-from verify.errors import InputError
+from citeline.ingest.chunker import sentences
+from citeline.verify.errors import InputError
 
 #: Answers larger than this are refused (an answer is a few KB; 5 MB is a mistake, not an answer).
 MAX_ANSWER_BYTES = 5 * 1024 * 1024

@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from verify.report import CitationResult, Report
+from citeline.verify.report import CitationResult, Report
 
 _COLOURS = {
     "verified": "green",
@@ -61,8 +61,8 @@ def render_text(report: Report, *, color: bool = False) -> str:
 
 def render_html(report: Report, store: Any = None) -> str:
     """A self-contained HTML report (no network): the answer with citations coloured by status and
-    a side panel of citations with reasons; page images come from :mod:`verify.html` when a store
+    a side panel of citations with reasons; page images come from :mod:`citeline.verify.html` when a store
     with geometry is given."""
-    from verify.html import build_html
+    from citeline.verify.html import build_html
 
     return build_html(report, store)

@@ -22,18 +22,18 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from ingest.extract.files import sha256_file
-from ingest.extract.model import Geometry
-from ingest.offsets import Normalized, Original
-from store.errors import NotFound
-from store.records import ChunkInfo, PageInfo, VersionInfo
-from store.store import Store
-from verify.coverage import is_asserting
-from verify.errors import InputError
-from verify.fold import Folded, fold
-from verify.match import ALTERED_MIN, FUZZY_THRESHOLD, NEGATIONS, AlignmentMemo, Match, drift, locate, tokens
-from verify.parse import AnswerInput, CitationInput, load_answer, parse_answer
-from verify.report import CitationResult, Location, Report, SentenceResult
+from citeline.ingest.extract.files import sha256_file
+from citeline.ingest.extract.model import Geometry
+from citeline.ingest.offsets import Normalized, Original
+from citeline.store.errors import NotFound
+from citeline.store.records import ChunkInfo, PageInfo, VersionInfo
+from citeline.store.store import Store
+from citeline.verify.coverage import is_asserting
+from citeline.verify.errors import InputError
+from citeline.verify.fold import Folded, fold
+from citeline.verify.match import ALTERED_MIN, FUZZY_THRESHOLD, NEGATIONS, AlignmentMemo, Match, drift, locate, tokens
+from citeline.verify.parse import AnswerInput, CitationInput, load_answer, parse_answer
+from citeline.verify.report import CitationResult, Location, Report, SentenceResult
 
 #: A quote shorter than this (characters, after folding) or with fewer words matches too easily.
 MIN_QUOTE_CHARS = 20

@@ -17,15 +17,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlparse
 
-from ingest.extract.model import Box
-from ingest.offsets import Normalized
-from store.errors import NotFound, StoreError
-from store.store import Store
-from verify.errors import InputError
-from verify.html import build_html
-from verify.pages import PageRenderer
-from verify.parse import MAX_ANSWER_BYTES, load_answer, parse_answer
-from verify.verify import Verifier, VerifyOptions
+from citeline.ingest.extract.model import Box
+from citeline.ingest.offsets import Normalized
+from citeline.store.errors import NotFound, StoreError
+from citeline.store.store import Store
+from citeline.verify.errors import InputError
+from citeline.verify.html import build_html
+from citeline.verify.pages import PageRenderer
+from citeline.verify.parse import MAX_ANSWER_BYTES, load_answer, parse_answer
+from citeline.verify.verify import Verifier, VerifyOptions
 
 _CSS = """
 body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#1d2330;background:#f6f7f9}

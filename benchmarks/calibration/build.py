@@ -1255,9 +1255,9 @@ def _first_pages(path: str, count: int) -> bytes:
 
 
 def extract_chunks(task: DocTask) -> tuple[str, list[str], str | None]:
-    """Worker: chunk texts of one PDF via ``ingest.pipeline`` (name, chunks, error or None)."""
-    from ingest.extract import SourceFile
-    from ingest.pipeline import PipelineSettings, process_file, process_source
+    """Worker: chunk texts of one PDF via ``citeline.ingest.pipeline`` (name, chunks, error or None)."""
+    from citeline.ingest.extract import SourceFile
+    from citeline.ingest.pipeline import PipelineSettings, process_file, process_source
 
     try:
         if task.max_pages:

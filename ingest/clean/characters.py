@@ -1,6 +1,6 @@
 """Character-level transforms: soft hyphens, ligatures, exotic spaces.
 
-Each is ``(text) -> Transformed`` built on :func:`ingest.offsets.apply_edits`.
+Each is ``(text) -> Transformed`` built on :func:`citeline.ingest.offsets.apply_edits`.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ingest.offsets import Edit, OffsetMap, apply_edits
+from citeline.ingest.offsets import Edit, OffsetMap, apply_edits
 
 
 class Transformed(NamedTuple):

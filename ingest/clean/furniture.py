@@ -21,7 +21,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ingest.offsets import Edit, OffsetMap, apply_edits
+from citeline.ingest.offsets import Edit, OffsetMap, apply_edits
 
 #: How many non-blank lines at the top and at the bottom of a page are candidates.
 BAND_LINES = 3

@@ -24,7 +24,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from ingest.offsets import Edit, OffsetMap, apply_edits
+from citeline.ingest.offsets import Edit, OffsetMap, apply_edits
 
 #: Prefixes that keep their hyphen in English compounds even without evidence in the document.
 HYPHEN_KEEPING_PREFIXES = frozenset({"self", "ex", "all", "well", "quasi", "cross", "half"})

@@ -12,11 +12,11 @@ import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-from ingest.clean.characters import expand_ligatures, fold_spaces, remove_soft_hyphens
-from ingest.clean.furniture import Furniture, LineGeometry, strip_furniture
-from ingest.clean.hyphenation import dehyphenate
-from ingest.clean.whitespace import normalize_whitespace
-from ingest.offsets import Normalized, OffsetMap
+from citeline.ingest.clean.characters import expand_ligatures, fold_spaces, remove_soft_hyphens
+from citeline.ingest.clean.furniture import Furniture, LineGeometry, strip_furniture
+from citeline.ingest.clean.hyphenation import dehyphenate
+from citeline.ingest.clean.whitespace import normalize_whitespace
+from citeline.ingest.offsets import Normalized, OffsetMap
 
 PIPELINE_VERSION = 1
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 
-from ingest.clean.characters import Transformed
-from ingest.offsets import Edit, apply_edits
+from citeline.ingest.clean.characters import Transformed
+from citeline.ingest.offsets import Edit, apply_edits
 
 # runs that need work: two or more whitespace characters, one that is not a plain space, or a
 # single space at either end of the text

@@ -3,7 +3,7 @@
 ``extract(path)`` reads the file once, hashes it, recognises its format from magic bytes and runs
 the backend for it: pdfplumber (default) or pdfium for PDFs, a direct reader for plain text and
 Markdown, unstructured for HTML, DOCX, PPTX, ODT, EPUB and EML. Every failure is an
-:class:`ingest.errors.ExtractionError` whose message is one line naming the file and the reason.
+:class:`citeline.ingest.errors.ExtractionError` whose message is one line naming the file and the reason.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 import dataclasses
 import os
 
-from ingest.errors import CorruptFile, ExtractionError, UnsupportedFormat
-from ingest.extract.files import (
+from citeline.ingest.errors import CorruptFile, ExtractionError, UnsupportedFormat
+from citeline.ingest.extract.files import (
     MARKDOWN,
     PDF,
     TEXT,
@@ -23,7 +23,7 @@ from ingest.extract.files import (
     sha256_file,
     sniff_format,
 )
-from ingest.extract.model import Box, Element, Extraction, Geometry, Line, Page, Problem
+from citeline.ingest.extract.model import Box, Element, Extraction, Geometry, Line, Page, Problem
 
 #: Values of ``--extractor``. ``auto`` picks by format: pdfplumber for PDFs.
 EXTRACTORS = ("auto", "pdfplumber", "pdfium")
@@ -55,7 +55,7 @@ def extract(
     limits: Limits = Limits(),
     fallback: bool = True,
 ) -> Extraction:
-    """Extract one file in this process. For batches, see :mod:`ingest.isolate`."""
+    """Extract one file in this process. For batches, see :mod:`citeline.ingest.isolate`."""
     return extract_source(
         read_source(path, limits=limits),
         extractor=extractor,
@@ -83,7 +83,7 @@ def extract_source(
         raise ValueError(f"extractor must be one of {', '.join(EXTRACTORS)}, not {extractor!r}")
     fmt = source.format
     if fmt == PDF:
-        from ingest.extract.pdf import extract_pdfium, extract_pdfplumber
+        from citeline.ingest.extract.pdf import extract_pdfium, extract_pdfplumber
 
         if extractor == "pdfium":
             return extract_pdfium(source, password=password, limits=limits)
@@ -99,11 +99,11 @@ def extract_source(
             note = Problem("fallback", (), f"pdfplumber failed ({first.detail}); extracted with pdfium")
             return dataclasses.replace(result, problems=(note, *result.problems))
     if fmt in (TEXT, MARKDOWN):
-        from ingest.extract.text import extract_text
+        from citeline.ingest.extract.text import extract_text
 
         return extract_text(source)
     if fmt in UNSTRUCTURED_FORMATS:
-        from ingest.extract.unstructured_backend import extract_unstructured
+        from citeline.ingest.extract.unstructured_backend import extract_unstructured
 
         return extract_unstructured(source)
     raise UnsupportedFormat(source.path, f"unsupported format {fmt!r}")  # pragma: no cover - sniff_format rejects first

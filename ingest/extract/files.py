@@ -6,11 +6,10 @@ import hashlib
 import io
 import os
 import re
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ingest.errors import (
+from citeline.ingest.errors import (
     CorruptFile,
     EmptyFile,
     Encrypted,
@@ -55,7 +54,7 @@ class Limits:
     max_pages: int = 20_000
     #: PDF's own limit on a page side without UserUnit (200 inches); anything larger is absurd
     max_page_side: float = 14_400.0
-    #: seconds one document may take; enforced by the isolated runner (see ``ingest.isolate``)
+    #: seconds one document may take; enforced by the isolated runner (see ``citeline.ingest.isolate``)
     timeout: float = 300.0
 
 
@@ -192,6 +191,8 @@ _OPENDOCUMENT_NAMES = {
 
 
 def _zip_format(path: str, data: bytes) -> str:
+    import zipfile  # only zip-based formats need it (it costs a read command 15 ms to import)
+
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
             names = set(zf.namelist())

@@ -21,7 +21,7 @@ from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ingest.clean.whitespace import is_cjk
+from citeline.ingest.clean.whitespace import is_cjk
 
 #: Row clustering tolerance on ``top`` in points (pdfplumber's ``y_tolerance`` default).
 ROW_TOLERANCE = 3.0

@@ -13,9 +13,12 @@ from array import array
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ingest.clean.furniture import Furniture, LineGeometry
-from ingest.offsets import Original
+from citeline.ingest.offsets import Original
+
+if TYPE_CHECKING:
+    from citeline.ingest.clean.furniture import Furniture, LineGeometry
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +150,8 @@ class Extraction:
 
     def line_geometry(self) -> list[LineGeometry]:
         """Per-line positions for the furniture transform."""
+        from citeline.ingest.clean.furniture import LineGeometry
+
         heights = {p.number: p.height for p in self.pages}
         return [LineGeometry(ln.raw_start, ln.top, ln.bottom, heights.get(ln.page, 0.0)) for ln in self.lines]
 

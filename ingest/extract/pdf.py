@@ -1,6 +1,6 @@
 """PDF backends: pdfplumber (default, from ``page.chars``) and pdfium (pypdfium2 char boxes, fast).
 
-Both feed the same layout engine (:mod:`ingest.extract.layout`), so they produce the same kind of
+Both feed the same layout engine (:mod:`citeline.ingest.extract.layout`), so they produce the same kind of
 raw stream and geometry, and differ only where the two parsers see different glyphs.
 """
 
@@ -15,10 +15,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from ingest.errors import CorruptFile, Encrypted, ExtractionError, TooLarge
-from ingest.extract.files import MEDIA_TYPES, PDF, Limits, SourceFile
-from ingest.extract.layout import layout_page
-from ingest.extract.model import Extraction, Line, Page, Problem
+from citeline.ingest.errors import CorruptFile, Encrypted, ExtractionError, TooLarge
+from citeline.ingest.extract.files import MEDIA_TYPES, PDF, Limits, SourceFile
+from citeline.ingest.extract.layout import layout_page
+from citeline.ingest.extract.model import Extraction, Line, Page, Problem
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _RECT = struct.Struct("4f")  # FS_RECTF: left, top, right, bottom

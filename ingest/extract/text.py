@@ -10,8 +10,8 @@ Windows-1252 and flagged with a ``not_utf8`` problem.
 
 from __future__ import annotations
 
-from ingest.extract.files import MARKDOWN, MEDIA_TYPES, SourceFile
-from ingest.extract.model import Extraction, Page, Problem
+from citeline.ingest.extract.files import MARKDOWN, MEDIA_TYPES, SourceFile
+from citeline.ingest.extract.model import Extraction, Page, Problem
 
 
 def decode_text(data: bytes) -> tuple[str, list[Problem]]:
