@@ -145,9 +145,17 @@ def test_read_commands_import_no_migrations_scale_out_or_extractors(
 @pytest.mark.slow
 def test_wheel_installs_one_namespace_and_works_outside_the_checkout(tmp_path: Path) -> None:
     """Build the wheel, install it into a new virtual environment, and use it from another folder."""
+    # build from a copy: setuptools writes build/ and *.egg-info/ beside the sources it builds
+    source = tmp_path / "source"
+    shutil.copytree(
+        ROOT,
+        source,
+        symlinks=True,
+        ignore=shutil.ignore_patterns(".git", ".venv*", "build", "dist", "*.egg-info", "__pycache__", "results", "*.db"),
+    )
     dist = tmp_path / "dist"
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(dist), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(dist), str(source)],
         check=True,
         capture_output=True,
     )
