@@ -1,5 +1,5 @@
 """Run the benchmarks: ``python -m benchmarks [extract] [transforms] [ingest] [verify] [report]
-[scale] [calibration] [startup]``
+[scale] [calibration] [startup] [fidelity]``
 (all when none is named). Results go to benchmarks/results/<name>.json and a Markdown summary to
 benchmarks/results/summary.md; the README quotes them."""
 
@@ -11,6 +11,7 @@ from typing import Any
 from benchmarks import (
     bench_calibration,
     bench_extract,
+    bench_fidelity,
     bench_ingest,
     bench_report,
     bench_scale,
@@ -29,6 +30,8 @@ BENCHMARKS = {
     "scale": bench_scale.run,
     "calibration": bench_calibration.run,
     "startup": bench_startup.run,
+    # runs the peers it can import in this environment and reports the others as not installed
+    "fidelity": bench_fidelity.run,
 }
 #: Run only when named: needs the peers of the `bench` extra (a separate environment).
 OPTIONAL = {"peers"}
@@ -113,6 +116,8 @@ def summary(results: dict[str, dict[str, Any]]) -> str:
             f"| {k} | {v} | {r['ratio_to_import_sqlalchemy'].get(k, '')} |" for k, v in r["seconds_median"].items()
         ]
         lines += [""]
+    if "fidelity" in results:
+        lines += [bench_fidelity.markdown(results["fidelity"])]
     if "peers" in results:
         r = results["peers"]
         lines += ["| ingest throughput (pages/s, median of the rounds) | workers | pages/s | rounds |"]

@@ -16,9 +16,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from citeline.ingest.clean.whitespace import is_cjk
 from citeline.ingest.errors import ChunkerError
 from citeline.ingest.offsets import Normalized, OffsetMap, Original
+from citeline.ingest.scripts import is_cjk
 
 #: Default target size in characters (about 200-250 English tokens).
 DEFAULT_TARGET = 1000

@@ -15,6 +15,7 @@ from typing import Literal
 from citeline.ingest.chunker import DEFAULT_OVERLAP, DEFAULT_TARGET, chunk
 from citeline.ingest.clean.pipeline import CleanSettings, RawFurniture, RawHyphenation, clean, settings_fingerprint
 from citeline.ingest.extract import Extraction, Limits, SourceFile, extract_source, read_source
+from citeline.ingest.extract.layout.settings import LAYOUT_VERSION
 from citeline.ingest.extract.model import pages_of
 from citeline.ingest.offsets import OffsetMap
 
@@ -33,6 +34,9 @@ class PipelineSettings:
     def as_dict(self) -> dict[str, object]:
         return {
             "extractor": self.extractor,
+            # a new layout engine turns the same file into another raw stream: old versions must
+            # report that they need --reprocess rather than silently mix with new ones
+            "layout": LAYOUT_VERSION,
             "clean": self.clean.as_dict(),
             "chunk": {"target": self.chunk_target, "overlap": self.chunk_overlap, "unit": self.chunk_unit},
         }

@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 
 from citeline.ingest.chunker import approx_tokens, chunk, sentences
 from citeline.ingest.clean.pipeline import clean
-from citeline.ingest.clean.whitespace import is_cjk
 from citeline.ingest.errors import ChunkerError
 from citeline.ingest.offsets import Normalized, OffsetMap
+from citeline.ingest.scripts import is_cjk
 
 
 def test_sentences_respect_abbreviations_initials_and_decimals() -> None:

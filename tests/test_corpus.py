@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from citeline.ingest.clean.whitespace import is_cjk
 from citeline.ingest.errors import ExtractionError
 from citeline.ingest.extract import extract
 from citeline.ingest.isolate import IsolatedPool
+from citeline.ingest.scripts import is_cjk
 from citeline.store import IngestOptions, Store, ingest
 from tests.conftest import CORPUS, corpus_manifest
 from tests.test_store import check_all_chunks
@@ -122,7 +122,10 @@ def test_pdfplumber_and_pdfium_agree_on_words(outcomes: dict[tuple[str, str], ob
 )
 def test_two_column_papers_read_column_by_column(name: str, minimum: float) -> None:
     """Reference: pdfplumber's own text of each half page (a crop per column), three lines at a time.
-    Each window must appear contiguously in our raw stream (whitespace ignored)."""
+    Each window must appear contiguously in our raw stream (whitespace ignored). Windows holding a
+    line of under four characters are left out: pdfplumber puts sub- and superscripts (``P`` of
+    ``𝒫+``, a footnote mark) on lines of their own, where citeline keeps them in their line; so are
+    windows with ``(cid:N)``, which citeline writes as one U+FFFD."""
     import pdfplumber
 
     corpus_manifest()
@@ -138,8 +141,9 @@ def test_two_column_papers_read_column_by_column(name: str, minimum: float) -> N
             for box in ((0, 0, w / 2, page.height), (w / 2, 0, w, page.height)):
                 lines = [ln for ln in (page.crop(box).extract_text() or "").split("\n") if ln.strip()]
                 for i in range(len(lines) - 2):
-                    window = norm("".join(lines[i : i + 3]))
-                    if len(window) < 60:
+                    three = lines[i : i + 3]
+                    window = norm("".join(three))
+                    if len(window) < 60 or "(cid:" in window or min(len(norm(ln)) for ln in three) < 4:
                         continue
                     windows += 1
                     found += window in ours

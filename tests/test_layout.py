@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from citeline.ingest.extract.glyphs import Glyph, PageGlyphs
 from citeline.ingest.extract.layout import layout_page
 
 PAGE_WIDTH = 612.0
@@ -10,33 +11,21 @@ LEFT = 72.0
 COLUMN = 468.0
 
 
-def page(lines: list[tuple[str, float, float]]) -> tuple[list[str], ...]:
-    """Glyph arrays for ``(text, top, font size)`` lines set from the left margin, each glyph
-    0.5 em wide, spaces drawn as gaps."""
-    texts: list[str] = []
-    x0: list[float] = []
-    x1: list[float] = []
-    top: list[float] = []
-    bottom: list[float] = []
-    size: list[float] = []
+def page(lines: list[tuple[str, float, float]]) -> PageGlyphs:
+    """The glyphs of ``(text, top, font size)`` lines set from the left margin, each glyph 0.5 em
+    wide, spaces drawn as gaps, in reading order."""
+    glyphs: list[Glyph] = []
     for text, y, pt in lines:
         x = LEFT
         for ch in text:
             if ch != " ":
-                texts.append(ch)
-                x0.append(x)
-                x1.append(x + 0.5 * pt)
-                top.append(y)
-                bottom.append(y + pt)
-                size.append(pt)
+                glyphs.append(Glyph(ch, x, x + 0.5 * pt, y, y + pt, y + 0.764 * pt, pt, "Vera", 0, False))
             x += 0.5 * pt
-    return texts, x0, x1, top, bottom, size  # type: ignore[return-value]
+    return PageGlyphs(1, PAGE_WIDTH, 792.0, glyphs)
 
 
 def starts(lines: list[tuple[str, float, float]]) -> list[tuple[str, bool]]:
-    texts, x0, x1, top, bottom, size = page(lines)
-    laid = layout_page(texts, x0, x1, top, bottom, size, width=PAGE_WIDTH)  # type: ignore[arg-type]
-    return [(line.text, line.paragraph_before) for line in laid]
+    return [(line.text, line.paragraph_before) for line in layout_page(page(lines))]
 
 
 # body lines: about 90 characters at 10 pt fill the 468 pt column

@@ -151,7 +151,9 @@ def test_wheel_installs_one_namespace_and_works_outside_the_checkout(tmp_path: P
         ROOT,
         source,
         symlinks=True,
-        ignore=shutil.ignore_patterns(".git", ".venv*", "build", "dist", "*.egg-info", "__pycache__", "results", "*.db"),
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv*", "build", "dist", "*.egg-info", "__pycache__", "results", "*.db"
+        ),
     )
     dist = tmp_path / "dist"
     subprocess.run(

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
-from citeline.ingest.clean.whitespace import CJK_LETTERS
 from citeline.ingest.offsets import Normalized
+from citeline.ingest.scripts import CJK_LETTERS
 from citeline.verify.fold import UNMAPPED, Folded, fold
 
 #: Minimum fuzzy score (rapidfuzz ``fuzz.ratio`` of quote and aligned span, 0-100) for

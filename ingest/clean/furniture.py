@@ -21,7 +21,21 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from citeline.ingest.extract.model import FOOTER, HEADER, PAGE_NUMBER, Furniture, FurnitureKind, LineGeometry
 from citeline.ingest.offsets import Edit, OffsetMap, apply_edits
+
+__all__ = [
+    "FOOTER",
+    "HEADER",
+    "PAGE_NUMBER",
+    "Furniture",
+    "FurnitureKind",
+    "LineGeometry",
+    "Stripped",
+    "find_furniture",
+    "page_number_of",
+    "strip_furniture",
+]
 
 #: How many non-blank lines at the top and at the bottom of a page are candidates.
 BAND_LINES = 3
@@ -34,7 +48,6 @@ REPEAT_SHARE = 0.3
 TITLE_ECHO = 0.8
 TITLE_LINES = 6
 
-HEADER, FOOTER, PAGE_NUMBER = "header", "footer", "page_number"
 
 _PAGE_WORD = re.compile(
     r"^(?:page|p\.|pp\.|seite|s\.|pág\.?|página|pagina|страница|стр\.)\s*(\d{1,5})"
@@ -53,27 +66,6 @@ _WORDS = re.compile(r"[^\W\d_]+")
 
 
 @dataclass(frozen=True, slots=True)
-class LineGeometry:
-    """Where a raw line sits on its page (optional input; PDF points, origin top-left)."""
-
-    start: int
-    top: float
-    bottom: float
-    page_height: float
-
-
-@dataclass(frozen=True, slots=True)
-class Furniture:
-    """A removed region: ``start``/``end`` span the line text in the text given to the transform."""
-
-    kind: str
-    start: int
-    end: int
-    page: int
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
 class Stripped:
     text: str
     map: OffsetMap
@@ -86,7 +78,7 @@ class _Line:
     end: int
     page: int  # 1-based
     text: str  # stripped
-    band: str  # HEADER or FOOTER
+    band: FurnitureKind  # HEADER or FOOTER
 
 
 def _roman_value(s: str) -> int:

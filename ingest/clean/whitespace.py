@@ -18,6 +18,7 @@ import re
 
 from citeline.ingest.clean.characters import Transformed
 from citeline.ingest.offsets import Edit, apply_edits
+from citeline.ingest.scripts import is_cjk
 
 # runs that need work: two or more whitespace characters, one that is not a plain space, or a
 # single space at either end of the text
@@ -27,25 +28,6 @@ _SENTENCE_END = frozenset(".!?:;。！？…")
 _CLOSERS = frozenset("\"'”’»)]」』）")
 
 PARAGRAPH = "\n\n"
-
-
-#: Kana and Han (with the supplementary ideograph planes) as a regex character range: the letters
-#: of scripts written without spaces between words. :func:`is_cjk` adds CJK punctuation and
-#: full-width forms.
-CJK_LETTERS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
-
-
-def is_cjk(ch: str) -> bool:
-    """Han, kana and CJK punctuation: scripts written without spaces between words."""
-    o = ord(ch)
-    return (
-        0x3000 <= o <= 0x30FF  # CJK punctuation, hiragana, katakana
-        or 0x3400 <= o <= 0x4DBF
-        or 0x4E00 <= o <= 0x9FFF
-        or 0xF900 <= o <= 0xFAFF
-        or 0xFF00 <= o <= 0xFFEF  # full-width forms
-        or 0x20000 <= o <= 0x2FA1F
-    )
 
 
 def _ends_sentence(text: str, end: int) -> bool:

@@ -13,12 +13,42 @@ from array import array
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Literal
 
 from citeline.ingest.offsets import Original
 
-if TYPE_CHECKING:
-    from citeline.ingest.clean.furniture import Furniture, LineGeometry
+#: What furniture is: lines that are not the document's body text. Running headers, footers and page
+#: numbers are found by the cleaning transform; margin line numbers and text at another rotation
+#: (stamps in the margin) by the layout; formats that mark their own headers and footers say so.
+FurnitureKind = Literal["header", "footer", "page_number", "line_number", "margin"]
+HEADER: FurnitureKind = "header"
+FOOTER: FurnitureKind = "footer"
+PAGE_NUMBER: FurnitureKind = "page_number"
+LINE_NUMBER: FurnitureKind = "line_number"
+MARGIN: FurnitureKind = "margin"
+
+
+@dataclass(frozen=True, slots=True)
+class Furniture:
+    """A region to remove from the body: ``start``/``end`` span the line text in the text it was found
+    in (the raw stream, when an extractor reports it)."""
+
+    kind: FurnitureKind
+    start: int
+    end: int
+    page: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class LineGeometry:
+    """Where a raw line sits on its page (optional input of the furniture transform; PDF points,
+    origin top-left)."""
+
+    start: int
+    top: float
+    bottom: float
+    page_height: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +158,7 @@ class Extraction:
     media_type: str
     file_size: int
     elements: tuple[Element, ...] = ()
-    furniture: tuple[Furniture, ...] = ()  # furniture the format itself marked (unstructured)
+    furniture: tuple[Furniture, ...] = ()  # furniture the extractor found itself (layout, unstructured)
     problems: tuple[Problem, ...] = ()
     text_sha256: str = field(init=False)
 
@@ -150,7 +180,6 @@ class Extraction:
 
     def line_geometry(self) -> list[LineGeometry]:
         """Per-line positions for the furniture transform."""
-        from citeline.ingest.clean.furniture import LineGeometry
 
         heights = {p.number: p.height for p in self.pages}
         return [LineGeometry(ln.raw_start, ln.top, ln.bottom, heights.get(ln.page, 0.0)) for ln in self.lines]

@@ -48,10 +48,9 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from citeline.ingest.clean.furniture import FOOTER, HEADER, PAGE_NUMBER, Furniture
 from citeline.ingest.errors import CorruptFile, ExtractionError, MissingDependency
 from citeline.ingest.extract.files import DOCX, EML, EPUB, HTML, MEDIA_TYPES, ODT, PPTX, SourceFile
-from citeline.ingest.extract.model import Element, Extraction, Page, Problem
+from citeline.ingest.extract.model import FOOTER, HEADER, PAGE_NUMBER, Element, Extraction, Furniture, Page, Problem
 
 log = logging.getLogger(__name__)
 

@@ -1,0 +1,329 @@
+"""Text fidelity: the share of reference sentences each tool keeps intact, on the corpus's text-layer PDFs.
+
+The reference is poppler's ``pdftotext -enc UTF-8 FILE -``. From its output, per PDF: pages are split on
+form feeds, paragraphs on blank lines, ``-\\n`` before a lower-case letter is rejoined, whitespace is
+collapsed, and sentences are split after ``.!?`` followed by a space and a capital letter. Sentences of
+8-60 words and 60-400 characters, at least 70% letters and without ``(cid:``, are candidates; up to 20 per
+PDF are sampled with a seed taken from the file name (the same sentences for every tool).
+
+A sentence is *intact* when its folded form (ligatures expanded, NFKC, lower case, no quotes, hyphens,
+dashes, soft hyphens, control or format characters, or whitespace) is a substring of the tool's folded
+whole-document text; for the chunk rows, of the folded text of one chunk. Tools in the same run:
+citeline's cleaned text and its chunks with each backend, and the raw text of pdfplumber, pypdfium2,
+PyMuPDF, pypdf, pdfminer.six and kreuzberg. A peer that is not importable here is reported as not
+installed; a tool that raises on a PDF scores 0 on it and the error is kept. Overall share = intact /
+sampled sentences over all PDFs."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import re
+import subprocess
+import time
+import unicodedata
+import zlib
+from collections.abc import Callable, Sequence
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+from benchmarks.common import section, text_layer_pdfs
+
+#: Sentences sampled per PDF at most.
+PER_PDF = 20
+#: Failed sentences kept per tool and PDF, for debugging.
+EXAMPLES = 3
+
+_LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl"}
+#: Characters the fold drops: quotes, primes, accents used as quotes, hyphen-minus, hyphens and dashes;
+#: and every control and format character (the soft hyphen, zero-width and bidi marks, pdftotext's
+#: stray control bytes).
+_DROPPED = "'\"`´‘’‚‛“”„‟«»‹›′″‴-\u2010\u2011\u2012\u2013\u2014\u2015" + "".join(
+    chr(c) for c in (*range(0x10000), *range(0xE0000, 0xE0080)) if unicodedata.category(chr(c)) in ("Cc", "Cf")
+)
+_FOLD_TABLE = str.maketrans({**_LIGATURES, **dict.fromkeys(_DROPPED, "")})
+_SENTENCE_END = re.compile(r"[.!?] (?=\S)")
+_HYPHEN_BREAK = re.compile(r"-\n(?=[^\W\d_])")
+_PARAGRAPH = re.compile(r"\n[ \t\r\v]*\n")
+
+
+def fold(text: str) -> str:
+    """Normalise ``text`` for the substring test: ligatures, NFKC, lower case; no quotes, hyphens,
+    dashes, soft hyphens, control or format characters, or whitespace."""
+    text = unicodedata.normalize("NFKC", text.translate(_FOLD_TABLE)).lower()
+    return "".join(text.translate(_FOLD_TABLE).split())
+
+
+def reference_text(path: str | Path) -> str:
+    """poppler's ``pdftotext -enc UTF-8 FILE -``."""
+    done = subprocess.run(["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, timeout=300, check=True)
+    return done.stdout.decode("utf-8", errors="replace")
+
+
+def split_sentences(paragraph: str) -> list[str]:
+    """Split after ``.!?`` followed by a space and a capital letter."""
+    out, start = [], 0
+    for m in _SENTENCE_END.finditer(paragraph):
+        if paragraph[m.end()].isupper():
+            out.append(paragraph[start : m.end() - 1])
+            start = m.end()
+    out.append(paragraph[start:])
+    return [s for s in out if s]
+
+
+def candidate(sentence: str) -> bool:
+    words = len(sentence.split())
+    letters = sum(c.isalpha() for c in sentence)
+    return (
+        8 <= words <= 60 and 60 <= len(sentence) <= 400 and letters >= 0.7 * len(sentence) and "(cid:" not in sentence
+    )
+
+
+def _rejoin(m: re.Match[str]) -> str:
+    return "" if m.string[m.end()].islower() else m.group(0)
+
+
+def sentences_of(text: str) -> list[str]:
+    """Every candidate sentence of a pdftotext output, deduplicated and sorted."""
+    found = set()
+    for page in text.split("\f"):
+        for paragraph in _PARAGRAPH.split(page):
+            paragraph = _HYPHEN_BREAK.sub(_rejoin, paragraph)
+            paragraph = " ".join(paragraph.split())
+            found.update(s for s in split_sentences(paragraph) if candidate(s))
+    return sorted(found)
+
+
+def reference_sentences(path: str | Path, limit: int = PER_PDF) -> list[str]:
+    """Up to ``limit`` reference sentences of one PDF, sampled with a seed taken from its file name."""
+    candidates = sentences_of(reference_text(path))
+    rng = random.Random(zlib.crc32(Path(path).name.encode("utf-8")))
+    return rng.sample(candidates, min(limit, len(candidates)))
+
+
+def intact(sentences: Sequence[str], text: str | Sequence[str]) -> list[bool]:
+    """Whether each sentence survives in ``text``: a string is one whole document; a sequence of strings
+    is a list of chunks, and the sentence must lie inside one of them."""
+    pieces = [fold(text)] if isinstance(text, str) else [fold(t) for t in text]
+    return [any(f in p for p in pieces) for f in map(fold, sentences)]
+
+
+# ----------------------------------------------------------------------------- the tools
+
+#: What a tool returns for one PDF: its whole text, or its chunks.
+Output = str | list[str]
+
+
+def citeline_outputs(path: Path, backend: str) -> tuple[dict[str, Output], dict[str, float]]:
+    """One pipeline run gives both citeline rows: the cleaned whole text (what ``citeline extract FILE
+    --cleaned --extractor BACKEND`` prints, cleaned again from the pipeline's extraction) and the chunks
+    of ``process_file``. The whole-text row is timed as the pipeline without its chunking step, the
+    chunk row as the whole pipeline."""
+    from citeline.ingest.clean.pipeline import clean
+    from citeline.ingest.pipeline import PipelineSettings, process_file
+
+    t0 = time.perf_counter()
+    doc = process_file(path, path.name, PipelineSettings(extractor=backend))
+    seconds = time.perf_counter() - t0
+    ex = doc.extraction
+    text = clean(ex.raw, geometry=ex.line_geometry() if ex.lines else None, known_furniture=ex.furniture).text
+    whole, chunks = f"citeline ({backend})", f"citeline chunks ({backend})"
+    return (
+        {whole: text, chunks: [c.text for c in doc.chunks]},
+        {whole: seconds - doc.seconds["chunk"], chunks: seconds},
+    )
+
+
+def pdfplumber_text(path: Path) -> str:
+    import pdfplumber
+
+    with pdfplumber.open(path) as pdf:
+        return "\n".join(page.extract_text() or "" for page in pdf.pages)
+
+
+def pypdfium2_text(path: Path) -> str:
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(str(path))
+    try:
+        parts = []
+        for page in doc:
+            tp = page.get_textpage()
+            parts.append(tp.get_text_range())
+            tp.close()
+            page.close()
+        return "\n".join(parts)
+    finally:
+        doc.close()
+
+
+def pymupdf_text(path: Path) -> str:
+    import pymupdf
+
+    with pymupdf.open(path) as doc:
+        return "\n".join(page.get_text() for page in doc)
+
+
+def pypdf_text(path: Path) -> str:
+    import pypdf
+
+    return "\n".join(page.extract_text() for page in pypdf.PdfReader(path).pages)
+
+
+def pdfminer_text(path: Path) -> str:
+    from pdfminer.high_level import extract_text
+
+    return str(extract_text(path))
+
+
+def kreuzberg_text(path: Path) -> str:
+    import kreuzberg
+
+    return str(kreuzberg.extract_file_sync(str(path)).content)
+
+
+#: Peer name -> (import name, distribution name, function).
+PEERS: dict[str, tuple[str, str, Callable[[Path], str]]] = {
+    "pdfplumber": ("pdfplumber", "pdfplumber", pdfplumber_text),
+    "pypdfium2": ("pypdfium2", "pypdfium2", pypdfium2_text),
+    "PyMuPDF": ("pymupdf", "pymupdf", pymupdf_text),
+    "pypdf": ("pypdf", "pypdf", pypdf_text),
+    "pdfminer.six": ("pdfminer", "pdfminer.six", pdfminer_text),
+    "kreuzberg": ("kreuzberg", "kreuzberg", kreuzberg_text),
+}
+BACKENDS = ("pdfplumber", "pdfium")
+CITELINE = [f"citeline{kind} ({b})" for b in BACKENDS for kind in ("", " chunks")]
+
+
+def _version(dist: str) -> str | None:
+    try:
+        return version(dist)
+    except PackageNotFoundError:
+        return None
+
+
+def _error(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"[:300]
+
+
+def _pdftotext_version() -> str:
+    done = subprocess.run(["pdftotext", "-v"], capture_output=True, text=True, check=False)
+    return (done.stderr or done.stdout).splitlines()[0].strip()
+
+
+# ----------------------------------------------------------------------------- the run
+
+
+def run() -> dict[str, Any]:
+    files = text_layer_pdfs()
+    installed = {name: p for name, p in PEERS.items() if importlib.util.find_spec(p[0]) is not None}
+    not_installed = [name for name in PEERS if name not in installed]
+    tools = CITELINE + list(installed)
+    seconds = dict.fromkeys(tools, 0.0)
+    per_file: dict[str, Any] = {}
+    with section(f"sentence fidelity on {len(files)} text-layer PDFs, {len(tools)} tools"):
+        if not_installed:
+            print(f"   not installed: {', '.join(not_installed)}")
+        print("   columns: " + ", ".join(tools))
+        for path, pages in files:
+            entry: dict[str, Any] = {"pages": pages}
+            per_file[path.name] = entry
+            try:
+                sentences = reference_sentences(path)
+            except (subprocess.SubprocessError, OSError) as exc:
+                entry.update(sentences=0, reference_error=_error(exc))
+                print(f"   {path.name:45} reference failed: {entry['reference_error']}")
+                continue
+            entry["sentences"] = len(sentences)
+            if not sentences:
+                print(f"   {path.name:45} no reference sentences")
+                continue
+            outputs: dict[str, Output | BaseException] = {}
+            for backend in BACKENDS:
+                t0 = time.perf_counter()
+                try:
+                    got, took = citeline_outputs(path, backend)
+                except Exception as exc:  # both rows fail; both took the time spent
+                    failed = [f"citeline ({backend})", f"citeline chunks ({backend})"]
+                    got = dict.fromkeys(failed, exc)
+                    took = dict.fromkeys(failed, time.perf_counter() - t0)
+                outputs.update(got)
+                for name, s in took.items():
+                    seconds[name] += s
+            for name, (_, _, fn) in installed.items():
+                t0 = time.perf_counter()
+                try:
+                    outputs[name] = fn(path)
+                except Exception as exc:
+                    outputs[name] = exc
+                seconds[name] += time.perf_counter() - t0
+            scores: dict[str, Any] = {}
+            for name in tools:
+                out = outputs[name]
+                if isinstance(out, BaseException):
+                    scores[name] = {"intact": 0, "error": _error(out), "missed": []}
+                    continue
+                ok = intact(sentences, out)
+                missed = [s for s, good in zip(sentences, ok, strict=True) if not good]
+                scores[name] = {"intact": sum(ok), "missed": missed[:EXAMPLES]}
+            entry["tools"] = scores
+            print(
+                f"   {path.name:45} {len(sentences):2} sentences  "
+                + "  ".join(f"{scores[name]['intact']:2}" for name in tools)
+            )
+    total = sum(e["sentences"] for e in per_file.values())
+    overall = {}
+    for name in tools:
+        kept = sum(e["tools"][name]["intact"] for e in per_file.values() if "tools" in e)
+        errors = sum(1 for e in per_file.values() if "error" in e.get("tools", {}).get(name, {}))
+        overall[name] = {
+            "intact": kept,
+            "share": round(kept / total, 4) if total else None,
+            "seconds": round(seconds[name], 2),
+            "errors": errors,
+        }
+    overall = dict(sorted(overall.items(), key=lambda kv: -(kv[1]["share"] or 0)))
+    result = {
+        "files": len(files),
+        "files_with_sentences": sum(1 for e in per_file.values() if e["sentences"]),
+        "sentences": total,
+        "reference": _pdftotext_version(),
+        "versions": {name: _version(dist) for name, (_, dist, _) in installed.items()},
+        "not_installed": not_installed,
+        "overall": overall,
+        "per_file": per_file,
+    }
+    print()
+    print(markdown(result))
+    return result
+
+
+def markdown(r: dict[str, Any]) -> str:
+    """The summary tables: tools by overall share, then one row per PDF with intact/total per tool."""
+    tools = list(r["overall"])
+    lines = [
+        f"| sentence fidelity ({r['sentences']} pdftotext sentences, {r['files_with_sentences']} PDFs) "
+        "| intact | share | seconds | errors |",
+        "|---|---|---|---|---|",
+    ]
+    lines += [
+        f"| {k} | {v['intact']}/{r['sentences']} | **{v['share']:.1%}** | {v['seconds']} | {v['errors']} |"
+        for k, v in r["overall"].items()
+    ]
+    if r["not_installed"]:
+        lines += ["", f"* not installed: {', '.join(r['not_installed'])}"]
+    lines += ["", "| PDF | sentences | " + " | ".join(tools) + " |", "|---" * (len(tools) + 2) + "|"]
+    empty = []
+    for name, e in r["per_file"].items():
+        if "tools" not in e:
+            empty.append(name)
+            continue
+        cells = [
+            f"{e['tools'][t]['intact']}/{e['sentences']}" + (" (error)" if "error" in e["tools"][t] else "")
+            for t in tools
+        ]
+        lines.append(f"| {name} | {e['sentences']} | " + " | ".join(cells) + " |")
+    if empty:
+        lines += ["", f"* no reference sentences: {', '.join(empty)}"]
+    return "\n".join([*lines, ""])

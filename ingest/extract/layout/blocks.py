@@ -1,0 +1,441 @@
+"""Stage 3, lines -> blocks: margin line numbers, ruled tables, columns and sections, footnotes.
+
+1. **Line numbers**: a column of small integers in a margin, outside the body's left or right edge,
+   aligned, mostly increasing down the page (legal pleadings, review copies, numbered books), is taken
+   out as furniture ``line_number``.
+2. **Ruled tables**: pieces inside a grid of ruling lines stand in the column search as one item, and
+   come out as rows with a tab between cells.
+3. **Columns**, for any number of them: a vertical gutter is looked for in the middle of the region
+   (the x range crossed by the fewest glyphs); wide pieces crossing it (titles, full-width captions)
+   cut the region into sections, narrow ones (figure labels) float to the end of the region; each
+   side is searched again (a recursive XY cut). A side made of very short pieces is a table column,
+   not a text column, and the region is read row by row instead.
+4. **Footnotes**: trailing lines of a column in smaller type, set off from the body above, are a
+   ``footnote`` block, which the order stage reads after the page body, so a sentence running from
+   the foot of one column to the head of the next reads through.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from citeline.ingest.extract.glyphs import Rule
+from citeline.ingest.extract.layout.lines import LineKind, Piece, TextLine, group_rows, make_line
+from citeline.ingest.extract.layout.settings import LayoutSettings
+
+#: Columns are searched at most this many levels deep (a four-column page needs two, and a band cut
+#: off by a horizontal gap one more).
+MAX_DEPTH = 6
+#: At most this many horizontal cuts on the way to a region (each needs its bands searched again).
+MAX_BANDS = 2
+
+
+@dataclass(slots=True)
+class Block:
+    """Lines that are read together: one column's run of body lines, a table, a footnote group."""
+
+    lines: list[TextLine]
+    kind: LineKind
+    #: which column flow it belongs to (lines of one flow share paragraph rules and edges)
+    group: int
+    x0: float = 0.0
+    x1: float = 0.0
+    extra: dict[str, float] = field(default_factory=dict)
+
+
+def blocks(items: Sequence[Piece], rules: Sequence[Rule], width: float, settings: LayoutSettings) -> list[Block]:
+    """Body blocks in reading order, then the margin line numbers (kind ``line_number``)."""
+    if not items:
+        return []
+    body, numbers = split_line_numbers(items, settings)
+    body, tables = ruled_tables(body, rules, settings)
+    right = max(width, max(p.x1 for p in body + tables)) if body or tables else width
+    groups = columns([*body, *tables], 0.0, right, 0, settings)
+    out: list[Block] = []
+    for g, (group, _floating) in enumerate(groups):
+        out.extend(_group_blocks(group, g, rules, settings))
+    if numbers:
+        rows = group_rows(numbers, settings)
+        lines = [make_line(r, settings, kind="line_number") for r in rows]
+        out.append(Block(lines, "line_number", len(groups), min(ln.x0 for ln in lines), max(ln.x1 for ln in lines)))
+    return out
+
+
+# ----------------------------------------------------------------------------- line numbers
+
+
+def split_line_numbers(items: Sequence[Piece], settings: LayoutSettings) -> tuple[list[Piece], list[Piece]]:
+    """``(body, line numbers)``: numbers of at most four digits standing alone left of the body's left
+    edge (or right of its right edge), aligned, at least :attr:`LayoutSettings.min_line_numbers` of
+    them, and mostly increasing from top to bottom."""
+    numbers = [p for p in items if len(p.words) == 1 and len(p.words[0].text) <= 4 and p.words[0].text.isdigit()]
+    if len(numbers) < settings.min_line_numbers:
+        return list(items), []
+    taken = {id(p) for p in numbers}
+    text = [p for p in items if id(p) not in taken and p.chars >= 8]
+    if not text:
+        return list(items), []
+    left_edge = min(p.x0 for p in text)
+    right_edge = max(p.x1 for p in text)
+    found: set[int] = set()
+    for side in (
+        [p for p in numbers if p.x1 <= left_edge + 0.5],
+        [p for p in numbers if p.x0 >= right_edge - 0.5],
+    ):
+        if _numbered_column(side, settings):
+            found.update(id(p) for p in side)
+    if not found:
+        return list(items), []
+    return [p for p in items if id(p) not in found], [p for p in items if id(p) in found]
+
+
+def _numbered_column(side: list[Piece], settings: LayoutSettings) -> bool:
+    if len(side) < settings.min_line_numbers:
+        return False
+    em = max(p.size for p in side)
+    aligned = (max(p.x0 for p in side) - min(p.x0 for p in side) <= 2 * em) or (
+        max(p.x1 for p in side) - min(p.x1 for p in side) <= 2 * em
+    )
+    if not aligned:
+        return False
+    values = [int(p.words[0].text) for p in sorted(side, key=lambda p: p.baseline)]
+    rising = sum(1 for a, b in itertools.pairwise(values) if b > a)
+    return rising >= 0.8 * (len(values) - 1)
+
+
+# ----------------------------------------------------------------------------- ruled tables
+
+
+def ruled_tables(
+    items: Sequence[Piece], rules: Sequence[Rule], settings: LayoutSettings
+) -> tuple[list[Piece], list[Piece]]:
+    """``(pieces outside tables, one stand-in piece per table)``. A table is a region where at least
+    two horizontal and two vertical rules cross each other and that holds pieces."""
+    if len(rules) < 4 or not items:
+        return list(items), []
+    regions = _grid_regions(rules)
+    if not regions:
+        return list(items), []
+    inside: dict[int, list[Piece]] = {k: [] for k in range(len(regions))}
+    rest: list[Piece] = []
+    for p in items:
+        cx, cy = (p.x0 + p.x1) / 2, (p.top + p.bottom) / 2
+        for k, (x0, top, x1, bottom) in enumerate(regions):
+            if x0 - 1 <= cx <= x1 + 1 and top - 1 <= cy <= bottom + 1:
+                inside[k].append(p)
+                break
+        else:
+            rest.append(p)
+    proxies = []
+    for k, members in inside.items():
+        if len(members) < 2:
+            rest.extend(members)
+            continue
+        x0, top, x1, bottom = regions[k]
+        size = sorted(p.size for p in members)[len(members) // 2]
+        proxies.append(
+            Piece(
+                [],
+                min(x0, *(p.x0 for p in members)),
+                max(x1, *(p.x1 for p in members)),
+                top,
+                bottom,
+                top,
+                size,
+                min(p.seq for p in members),
+                sum(p.chars for p in members),
+                members,
+            )
+        )
+    rest.sort(key=lambda p: p.seq)
+    return rest, proxies
+
+
+def _grid_regions(rules: Sequence[Rule]) -> list[tuple[float, float, float, float]]:
+    """Bounding boxes of connected sets of rules holding at least two horizontal and two vertical ones."""
+    tol = 1.5
+    n = len(rules)
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    ordered = sorted(range(n), key=lambda i: rules[i].x0)
+    for a_pos, i in enumerate(ordered):
+        a = rules[i]
+        for j in ordered[a_pos + 1 :]:
+            b = rules[j]
+            if b.x0 > a.x1 + tol:
+                break
+            if b.top <= a.bottom + tol and a.top <= b.bottom + tol:
+                parent[find(i)] = find(j)
+    sets: dict[int, list[Rule]] = {}
+    for i in range(n):
+        sets.setdefault(find(i), []).append(rules[i])
+    out = []
+    for members in sets.values():
+        vertical = sum(1 for r in members if r.vertical)
+        if vertical >= 2 and len(members) - vertical >= 2:
+            out.append(
+                (
+                    min(r.x0 for r in members),
+                    min(r.top for r in members),
+                    max(r.x1 for r in members),
+                    max(r.bottom for r in members),
+                )
+            )
+    return out
+
+
+# ----------------------------------------------------------------------------- columns
+
+
+def columns(
+    items: list[Piece], lo: float, hi: float, depth: int, settings: LayoutSettings, bands: int = 0
+) -> list[tuple[list[Piece], bool]]:
+    """Reading-order groups of ``items`` (between ``lo`` and ``hi``): each is one column's flow, a
+    full-width section, or (flagged ``True``) pieces floating in a gutter. Where no gutter runs the
+    region's full height (a full-width table or figure over the columns), the region is cut at its
+    widest horizontal gap and each band is searched on its own."""
+    total = sum(p.chars for p in items)
+    if depth > MAX_DEPTH or len(items) < 6 or hi - lo < 4 * settings.min_gutter or total == 0:
+        return [(items, False)]
+    split = _gutter_split(items, lo, hi, total, depth, bands, settings)
+    if split is not None:
+        return split
+    if bands < MAX_BANDS and len(items) >= 12:
+        return _band_split(items, lo, hi, depth, bands, settings)
+    return [(items, False)]
+
+
+def _band_split(
+    items: list[Piece], lo: float, hi: float, depth: int, bands: int, settings: LayoutSettings
+) -> list[tuple[list[Piece], bool]]:
+    """The region cut at its widest horizontal gap (at least a line tall), each band searched again;
+    the region stays one group when neither band has columns."""
+    ordered = sorted(items, key=lambda p: p.top)
+    heights = sorted(p.bottom - p.top for p in ordered)
+    needed = heights[len(heights) // 2]
+    best, at = needed, -1
+    reach = ordered[0].bottom
+    for k in range(1, len(ordered)):
+        gap = ordered[k].top - reach
+        if gap > best:
+            best, at = gap, k
+        reach = max(reach, ordered[k].bottom)
+    if at < 0:
+        return [(items, False)]
+    upper = columns(ordered[:at], lo, hi, depth + 1, settings, bands + 1)
+    lower = columns(ordered[at:], lo, hi, depth + 1, settings, bands + 1)
+    if len(upper) == 1 and len(lower) == 1:
+        return [(items, False)]
+    return upper + lower
+
+
+def _gutter_split(
+    items: list[Piece], lo: float, hi: float, total: int, depth: int, bands: int, settings: LayoutSettings
+) -> list[tuple[list[Piece], bool]] | None:
+    """The region split at a gutter running its full height, or ``None`` when it has none."""
+    a, b = int(lo + 0.2 * (hi - lo)), int(hi - 0.2 * (hi - lo))
+    if b - a < settings.min_gutter:
+        return None
+    diff = [0] * (b - a + 2)
+    for p in items:
+        s, e = max(int(p.x0) + 1, a), min(int(p.x1), b + 1)
+        if s < e:
+            c = p.chars
+            diff[s - a] += c
+            diff[e - a] -= c
+    coverage = list(itertools.accumulate(diff[: b - a + 1]))
+    lowest = min(coverage)
+    if lowest > settings.max_spanning_share * total:
+        return None
+    # the gutter: the widest run of bins crossed by (nearly) the fewest glyphs, so a centred page
+    # number or a short label inside the gutter does not split it
+    limit = lowest + max(2, settings.gutter_slack * total)
+    best_start, best_width, run_start = -1, 0, -1
+    for k, cov in enumerate([*coverage, limit + 1]):
+        if cov <= limit:
+            if run_start < 0:
+                run_start = k
+        elif run_start >= 0:
+            if k - run_start > best_width:
+                best_start, best_width = run_start, k - run_start
+            run_start = -1
+    if best_width < settings.min_gutter:
+        return None
+    g0 = a + best_start
+    g1 = g0 + best_width
+    # a piece belongs to a side unless it crosses the middle of the gutter (lines may start or end a
+    # little inside it: hanging punctuation, a quote mark)
+    mid = (g0 + g1) / 2
+    left = [p for p in items if p.x1 <= mid]
+    right = [p for p in items if p.x0 >= mid]
+    crossing = [p for p in items if p.x0 < mid < p.x1]
+    if not _is_text_column(left, total, settings) or not _is_text_column(right, total, settings):
+        return None
+    # a narrow piece crossing the gutter with both columns running on above and below it floats (a
+    # figure label); anything else crossing it cuts the columns into sections (a title, a caption)
+    inner_top = max(min(p.top for p in left), min(p.top for p in right))
+    inner_bottom = min(max(p.bottom for p in left), max(p.bottom for p in right))
+    floating = [
+        p
+        for p in crossing
+        if p.members is None
+        and p.x1 - p.x0 < settings.floating_width * (hi - lo)
+        and inner_top < p.top
+        and p.bottom < inner_bottom
+    ]
+    afloat = {id(p) for p in floating}
+    spanning = [p for p in crossing if id(p) not in afloat]
+
+    # sections between spanning pieces, top to bottom
+    spanning.sort(key=lambda p: (p.baseline, p.x0))
+    sides = sorted(left + right, key=lambda p: (p.baseline, p.x0))
+    lefts = {id(p) for p in left}
+    out: list[tuple[list[Piece], bool]] = []
+    pending_left: list[Piece] = []
+    pending_right: list[Piece] = []
+
+    def flush() -> None:
+        if pending_left:
+            out.extend(columns(list(pending_left), lo, mid, depth + 1, settings, bands))
+        if pending_right:
+            out.extend(columns(list(pending_right), mid, hi, depth + 1, settings, bands))
+        pending_left.clear()
+        pending_right.clear()
+
+    cut = k = 0
+    while cut < len(spanning) or k < len(sides):
+        if cut < len(spanning) and (k >= len(sides) or spanning[cut].top <= sides[k].top):
+            flush()
+            section = [spanning[cut]]
+            cut += 1
+            while cut < len(spanning) and (k >= len(sides) or spanning[cut].top <= sides[k].top):
+                section.append(spanning[cut])
+                cut += 1
+            out.append((section, False))
+        else:
+            (pending_left if id(sides[k]) in lefts else pending_right).append(sides[k])
+            k += 1
+    flush()
+    if floating:
+        out.append((floating, True))
+    return out
+
+
+def _is_text_column(side: list[Piece], total: int, settings: LayoutSettings) -> bool:
+    """Enough text, on at least three lines, in pieces long enough to be lines of text (a table's
+    columns hold short cells)."""
+    if sum(p.chars for p in side) < settings.min_side_share * total:
+        return False
+    if len({round(p.baseline) for p in side}) < 3:
+        return False
+    # the median words per piece, weighted by characters: a column's lines outweigh a figure's labels
+    counts = sorted((len(p.words) if p.members is None else 99, p.chars) for p in side)
+    half, acc = sum(c for _, c in counts) / 2, 0
+    for words, chars in counts:
+        acc += chars
+        if acc >= half:
+            return words >= settings.min_column_words
+    return False
+
+
+# ----------------------------------------------------------------------------- blocks of one flow
+
+
+def _group_blocks(group: list[Piece], g: int, rules: Sequence[Rule], settings: LayoutSettings) -> list[Block]:
+    """The lines of one flow, as body, table and footnote blocks in reading order."""
+    proxies = sorted((p for p in group if p.members is not None), key=lambda p: p.top)
+    plain = [p for p in group if p.members is None]
+    lines = [make_line(row, settings, cells=True) for row in group_rows(plain, settings)]
+    for ln in lines:
+        if "\t" in ln.text:
+            ln.kind = "table"
+    _mark_footnotes(lines, settings)
+    # the tables, each at its place among the lines
+    out: list[Block] = []
+    queue = list(lines)
+    for proxy in proxies:
+        before = [ln for ln in queue if ln.baseline < proxy.top]
+        queue = [ln for ln in queue if ln.baseline >= proxy.top]
+        out.extend(_runs(before, g))
+        assert proxy.members is not None
+        vertical = [r for r in rules if r.vertical and proxy.x0 - 1 <= r.x0 <= proxy.x1 + 1]
+        rows = [_table_row(r, vertical, settings) for r in group_rows(proxy.members, settings)]
+        out.append(Block(rows, "table", g, proxy.x0, proxy.x1))
+    out.extend(_runs(queue, g))
+    return out
+
+
+def _table_row(row: list[Piece], vertical: Sequence[Rule], settings: LayoutSettings) -> TextLine:
+    """A table row: pieces of one cell joined with spaces, cells with tabs."""
+    cells: list[list[Piece]] = [[row[0]]]
+    for p in row[1:]:
+        q = cells[-1][-1]
+        ruled = any(q.x1 - 0.5 <= r.x0 <= p.x0 + 0.5 and r.top < p.bottom and r.bottom > p.top for r in vertical)
+        if ruled:
+            cells.append([p])
+        else:
+            cells[-1].append(p)
+    line = make_line(cells[0], settings, cells=True, kind="table")
+    for cell in cells[1:]:
+        line = _join_cell(line, make_line(cell, settings, cells=True, kind="table"))
+    return line
+
+
+def _join_cell(left: TextLine, right: TextLine) -> TextLine:
+    xs = left.xs
+    xs.append(left.x1)
+    xs.append(max(left.x1, right.x0))
+    xs.extend(right.xs)
+    return TextLine(
+        left.text + "\t" + right.text,
+        xs,
+        left.x0,
+        max(left.x1, right.x1),
+        min(left.top, right.top),
+        max(left.bottom, right.bottom),
+        left.baseline,
+        max(left.size, right.size),
+        "table",
+        left.pieces + right.pieces,
+    )
+
+
+def _runs(lines: list[TextLine], g: int) -> list[Block]:
+    """Consecutive lines of one kind as blocks."""
+    out: list[Block] = []
+    for ln in lines:
+        if out and out[-1].kind == ln.kind:
+            out[-1].lines.append(ln)
+            out[-1].x0 = min(out[-1].x0, ln.x0)
+            out[-1].x1 = max(out[-1].x1, ln.x1)
+        else:
+            out.append(Block([ln], ln.kind, g, ln.x0, ln.x1))
+    return out
+
+
+def _mark_footnotes(lines: list[TextLine], settings: LayoutSettings) -> None:
+    """Mark trailing lines in smaller type, set off from the body above, as footnotes."""
+    if len(lines) < 3:
+        return
+    weights: dict[float, int] = {}
+    for ln in lines:
+        weights[round(ln.size, 1)] = weights.get(round(ln.size, 1), 0) + len(ln.text)
+    body = max(weights, key=lambda s: weights[s])
+    k = len(lines)
+    while k > 0 and lines[k - 1].size <= settings.footnote_size * body and lines[k - 1].kind == "body":
+        k -= 1
+    if k == len(lines) or k == 0:
+        return
+    gap = lines[k].top - lines[k - 1].bottom
+    if gap < 0.5 * body:
+        return
+    for ln in lines[k:]:
+        ln.kind = "footnote"

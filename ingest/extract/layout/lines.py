@@ -1,0 +1,218 @@
+"""Stage 2, words -> lines.
+
+First *pieces*: words that follow each other in content order on one baseline, closer than
+:attr:`LayoutSettings.piece_gap`. A piece never crosses a column gutter, so the blocks stage can
+find columns by looking at pieces. Then, inside one column (or a table), the pieces of one baseline
+are put together left to right into a :class:`TextLine`, with a space where the gap is a word space
+and a tab between table cells. A piece in smaller type that sits inside a line's band (a superscript
+drawn after its line, a footnote mark) joins that line at its x position.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from citeline.ingest.extract.layout.settings import LayoutSettings
+from citeline.ingest.extract.layout.words import Word, same_line
+from citeline.ingest.scripts import is_cjk
+
+#: What a line is to the reading order: body text, a footnote (read after the page body), a table
+#: row, a margin line number or other margin text (furniture), text at another rotation.
+LineKind = Literal["body", "footnote", "table", "line_number", "margin", "rotated"]
+
+
+@dataclass(slots=True)
+class Piece:
+    """Words adjacent in content order on one baseline."""
+
+    words: list[Word]
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    baseline: float
+    size: float
+    seq: int
+    #: code points of its words (of its members' words, for a table)
+    chars: int
+    #: a ruled table standing in for its pieces while columns are found (``words`` is then empty)
+    members: list[Piece] | None = None
+
+    @property
+    def text(self) -> str:
+        return " ".join(w.text for w in self.words)
+
+    def __repr__(self) -> str:
+        return f"<Piece {self.text[:40]!r} x={self.x0:.1f}-{self.x1:.1f} base={self.baseline:.1f}>"
+
+
+@dataclass(slots=True)
+class TextLine:
+    """One line of the raw stream: its text, the x edges of every code point, and its box."""
+
+    text: str
+    xs: array[float]
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    baseline: float
+    size: float
+    kind: LineKind = "body"
+    pieces: list[Piece] = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        return f"<TextLine {self.kind} {self.text[:50]!r} base={self.baseline:.1f}>"
+
+
+def pieces(words: Sequence[Word], settings: LayoutSettings) -> list[Piece]:
+    """Pieces in content order."""
+    out: list[Piece] = []
+    gap_limit, back = settings.piece_gap, settings.overlap
+    cur: Piece | None = None
+    for w in words:
+        if cur is not None:
+            em = w.size if w.size > cur.size else cur.size
+            gap = w.x0 - cur.x1
+            if -back * em <= gap <= gap_limit * em and same_line(
+                w.baseline, w.size, w.top, w.bottom, cur.baseline, cur.size, cur.top, cur.bottom, settings
+            ):
+                cur.words.append(w)
+                cur.chars += len(w.text)
+                if w.x1 > cur.x1:
+                    cur.x1 = w.x1
+                if w.top < cur.top:
+                    cur.top = w.top
+                if w.bottom > cur.bottom:
+                    cur.bottom = w.bottom
+                if w.size > cur.size / settings.script_size:
+                    cur.baseline, cur.size = w.baseline, w.size
+                continue
+            out.append(cur)
+        cur = Piece([w], w.x0, w.x1, w.top, w.bottom, w.baseline, w.size, w.seq, len(w.text))
+    if cur is not None:
+        out.append(cur)
+    return out
+
+
+def group_rows(items: Iterable[Piece], settings: LayoutSettings) -> list[list[Piece]]:
+    """Pieces of one baseline, top to bottom (each row left to right). Pieces in smaller type inside
+    a row's band join that row rather than start their own."""
+    ordered = sorted(items, key=lambda p: (p.baseline, p.x0))
+    script_below = settings.script_size * _typical_size(ordered)
+    rows: list[list[Piece]] = []
+    bases: list[tuple[float, float, float, float]] = []  # per row: baseline, size, top, bottom
+    scripts: list[Piece] = []
+    for p in ordered:
+        if rows:
+            base, size, top, bottom = bases[-1]
+            if abs(p.baseline - base) <= settings.baseline_tolerance * max(p.size, size):
+                rows[-1].append(p)
+                bases[-1] = (base, max(size, p.size), min(top, p.top), max(bottom, p.bottom))
+                continue
+        if p.size < script_below:
+            scripts.append(p)
+            continue
+        rows.append([p])
+        bases.append((p.baseline, p.size, p.top, p.bottom))
+    for p in scripts:
+        # a small piece on its own baseline: a sub- or superscript (or a footnote mark) of the row
+        # whose band holds it, else a line of its own
+        best = -1
+        for k, (base, size, top, bottom) in enumerate(bases):
+            if same_line(p.baseline, p.size, p.top, p.bottom, base, size, top, bottom, settings) and _near_row(
+                p, rows[k], settings
+            ):
+                best = k
+                break
+        if best >= 0:
+            rows[best].append(p)
+        else:
+            rows.append([p])
+            bases.append((p.baseline, p.size, p.top, p.bottom))
+    order = sorted(range(len(rows)), key=lambda k: bases[k][0])
+    out = []
+    for k in order:
+        row = sorted(rows[k], key=lambda p: p.x0)
+        out.append(_dedupe(row))
+    return out
+
+
+def _typical_size(items: Sequence[Piece]) -> float:
+    sizes = sorted(p.size for p in items)
+    return sizes[len(sizes) // 2] if sizes else 0.0
+
+
+def _near_row(p: Piece, row: Sequence[Piece], settings: LayoutSettings) -> bool:
+    """A script piece belongs to a row it touches horizontally (within a word space of it)."""
+    reach = settings.piece_gap * max(q.size for q in row)
+    return any(p.x0 <= q.x1 + reach and q.x0 - reach <= p.x1 for q in row)
+
+
+def _dedupe(row: list[Piece]) -> list[Piece]:
+    """Drop a piece drawn twice at (nearly) the same place with the same text (fake bold)."""
+    if len(row) < 2:
+        return row
+    out = [row[0]]
+    for p in row[1:]:
+        q = out[-1]
+        overlap = min(p.x1, q.x1) - max(p.x0, q.x0)
+        if overlap > 0.8 * max(p.x1 - p.x0, 0.1) and p.text == q.text:
+            continue
+        out.append(p)
+    return out
+
+
+def make_line(
+    row: Sequence[Piece], settings: LayoutSettings, *, cells: bool = False, kind: LineKind = "body"
+) -> TextLine:
+    """The pieces of one row as one line: a space between words and between pieces that a word space
+    apart, a tab between pieces farther apart than :attr:`LayoutSettings.cell_gap` when ``cells``."""
+    parts: list[str] = []
+    xs: array[float] = array("f")
+    last_x1 = None
+    last_text = ""
+    space_gap, cjk_gap, cell_gap = settings.space_gap, settings.cjk_space_gap, settings.cell_gap
+    add_part, add_x, add_xs = parts.append, xs.append, xs.extend
+    for p in row:
+        first = True
+        for w in p.words:
+            if last_x1 is not None:
+                sep = ""
+                if not first:
+                    sep = " "
+                else:
+                    em = w.size if w.size > 0.1 else 0.1
+                    gap = w.x0 - last_x1
+                    if cells and gap > cell_gap * em:
+                        sep = "\t"
+                    elif gap > space_gap * em:
+                        if gap > cjk_gap * em or not (is_cjk(w.text[0]) or is_cjk(last_text[-1])):
+                            sep = " "
+                    elif w.space_before and gap > 0:
+                        sep = " "
+                if sep:
+                    add_part(sep)
+                    add_x(last_x1)
+                    add_x(w.x0 if w.x0 > last_x1 else last_x1)
+            add_part(w.text)
+            add_xs(w.xs)
+            last_x1 = w.x1
+            last_text = w.text
+            first = False
+    base_piece = max(row, key=lambda p: p.size)
+    return TextLine(
+        "".join(parts),
+        xs,
+        min(p.x0 for p in row),
+        max(p.x1 for p in row),
+        min(p.top for p in row),
+        max(p.bottom for p in row),
+        base_piece.baseline,
+        base_piece.size,
+        kind,
+        list(row),
+    )
