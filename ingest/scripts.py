@@ -6,6 +6,8 @@ two CJK characters is removed) and chunking; it depends on nothing else in citel
 
 from __future__ import annotations
 
+import unicodedata
+
 #: Kana and Han (with the supplementary ideograph planes) as a regex character range: the letters
 #: of scripts written without spaces between words. :func:`is_cjk` adds CJK punctuation and
 #: full-width forms.
@@ -23,3 +25,8 @@ def is_cjk(ch: str) -> bool:
         or 0xFF00 <= o <= 0xFFEF  # full-width forms
         or 0x20000 <= o <= 0x2FA1F
     )
+
+
+def is_rtl(ch: str) -> bool:
+    """A letter of a script written right to left (Hebrew, Arabic, Syriac, Thaana, N'Ko...)."""
+    return ch >= "\u0590" and unicodedata.bidirectional(ch) in ("R", "AL")

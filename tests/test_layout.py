@@ -1,60 +1,282 @@
-"""The layout engine on glyphs placed by hand: headings start and end paragraphs, body lines run on.
-(The fixtures and the corpus test the same engine through real PDFs.)"""
+"""The layout engine, stage by stage, on glyphs placed by hand (the fixtures and the corpus test the
+same engine through real PDFs): words, lines, blocks, order, and the whole page."""
 
 from __future__ import annotations
 
-from citeline.ingest.extract.glyphs import Glyph, PageGlyphs
-from citeline.ingest.extract.layout import layout_page
+from array import array
 
+from citeline.ingest.extract.glyphs import Glyph, PageGlyphs, Rule
+from citeline.ingest.extract.layout import DEFAULT_SETTINGS, LayoutSettings, blocks, layout_page, lines, order, words
+from citeline.ingest.extract.layout.lines import logical_order
+
+S = DEFAULT_SETTINGS
 PAGE_WIDTH = 612.0
 LEFT = 72.0
 COLUMN = 468.0
 
 
-def page(lines: list[tuple[str, float, float]]) -> PageGlyphs:
-    """The glyphs of ``(text, top, font size)`` lines set from the left margin, each glyph 0.5 em
-    wide, spaces drawn as gaps, in reading order."""
-    glyphs: list[Glyph] = []
-    for text, y, pt in lines:
-        x = LEFT
-        for ch in text:
-            if ch != " ":
-                glyphs.append(Glyph(ch, x, x + 0.5 * pt, y, y + pt, y + 0.764 * pt, pt, "Vera", 0, False))
-            x += 0.5 * pt
-    return PageGlyphs(1, PAGE_WIDTH, 792.0, glyphs)
+def glyphs(text: str, x: float, baseline: float, size: float, *, advance: float = 0.5) -> list[Glyph]:
+    """One line of glyphs drawn from ``x`` on ``baseline``: each ``advance`` em wide, a space is a
+    gap (pdfminer's box: one size tall, its bottom 0.236 size below the baseline)."""
+    out = []
+    for ch in text:
+        if ch != " ":
+            bottom = baseline + 0.236 * size
+            out.append(Glyph(ch, x, x + advance * size, bottom - size, bottom, baseline, size, "Vera", 0, False))
+        x += advance * size
+    return out
 
 
-def starts(lines: list[tuple[str, float, float]]) -> list[tuple[str, bool]]:
-    return [(line.text, line.paragraph_before) for line in layout_page(page(lines))]
+def page(*runs: list[Glyph], rules: list[Rule] | None = None, width: float = PAGE_WIDTH) -> PageGlyphs:
+    return PageGlyphs(1, width, 792.0, [g for run in runs for g in run], rules or [])
 
 
-# body lines: about 90 characters at 10 pt fill the 468 pt column
+def texts(page_glyphs: PageGlyphs, settings: LayoutSettings = S) -> list[str]:
+    return [ln.text for ln in layout_page(page_glyphs, settings)]
+
+
+# ----------------------------------------------------------------------------- stage 1: words
+
+
+def test_words_follow_content_order_and_never_merge_two_lines() -> None:
+    # 8-pt type on an 8.8-pt pitch: the boxes of "substep" and "deviation" overlap vertically
+    upper = glyphs("substep", 100, 100.0, 8)
+    lower = glyphs("deviation", 100, 108.8, 8)
+    interleaved = [g for pair in zip(upper, lower, strict=False) for g in pair] + lower[len(upper) :]
+    got = [w.text for w in words.words(upper + lower, S)]
+    assert got == ["substep", "deviation"]
+    # drawn glyph by glyph alternating between the lines, no word holds letters of both
+    assert all(w.text in "substep" or w.text in "deviation" for w in words.words(interleaved, S))
+
+
+def test_words_break_at_gaps_and_parser_spaces_and_keep_non_ascii() -> None:
+    got = words.words(glyphs("Café au lait für Jörg", 72, 100, 10), S)
+    assert [w.text for w in got] == ["Café", "au", "lait", "für", "Jörg"]
+    assert all(len(w.xs) == 2 * len(w.text) for w in got)
+    # a space the parser saw makes a word boundary even where the gap is too narrow to
+    hinted = glyphs("ab", 72, 100, 10)
+    hinted[1] = hinted[1]._replace(x0=77.5, x1=82.5, space_before=True)
+    assert [w.text for w in words.words(hinted, S)] == ["a", "b"]
+
+
+def test_sub_and_superscripts_stay_in_their_word() -> None:
+    run = glyphs("F", 100, 100, 10) + glyphs("A", 105, 102.5, 6) + glyphs("x", 108, 100, 10)
+    run += glyphs("²", 113, 96.0, 6)
+    (word,) = words.words(run, S)
+    assert word.text == "FAx²"
+    assert word.baseline == 100  # the line's baseline, not the script's
+    assert word.xs == [100.0, 105.0, 105.0, 108.0, 108.0, 113.0, 113.0, 116.0]
+
+
+def test_a_glyph_drawn_twice_in_place_is_kept_once() -> None:
+    bold = glyphs("B", 100, 100, 10)
+    bold.append(bold[0]._replace(x0=100.2, x1=105.2))
+    bold += glyphs("ü", 105, 100, 10)
+    assert [w.text for w in words.words(bold, S)] == ["Bü"]
+
+
+def test_right_to_left_letters_drawn_in_reading_order_make_one_word() -> None:
+    # "مرحبا" drawn first letter rightmost, each next one to its left
+    letters = "مرحبا"
+    run = [g for k, ch in enumerate(letters) for g in glyphs(ch, 200 - 5 * k, 100, 10)]
+    (word,) = words.words(run, S)
+    assert word.text == letters[::-1]  # in x order, as every word is; the line reorders it
+    line = lines.make_line(lines.pieces([word], S), S)
+    assert line.text == letters
+    assert line.xs[:2].tolist() == [200.0, 205.0]  # its first letter keeps its own box
+
+
+def test_logical_order_table() -> None:
+    # visual order (left to right on the page) -> reading order; numbers inside read left to right
+    for visual, logical in [
+        ("abc", "abc"),
+        ("ابج", "جبا"),
+        ("Arabic: ملاعلاب ابحرم", "Arabic: مرحبا بالعالم"),
+        ("םולש 2024 ךותב", "בתוך 2024 שלום"),
+    ]:
+        xs = array("f", [float(v) for k in range(len(visual)) for v in (k, k + 1)])
+        text, out = logical_order(visual, xs)
+        assert text == logical
+        # every code point keeps its own edges
+        assert sorted(zip(out[::2], out[1::2], strict=True)) == sorted(zip(xs[::2], xs[1::2], strict=True))
+
+
+# ----------------------------------------------------------------------------- stage 2: lines
+
+
+def test_pieces_break_at_wide_gaps_and_lines_join_them_with_a_space_or_a_tab() -> None:
+    # "alle" 1.2 em after "an": another piece, but a word space; "12 455" far off: a table cell
+    run = glyphs("Grüße an", 72, 100, 10) + glyphs("alle", 124, 100, 10) + glyphs("12 455", 300, 100, 10)
+    got = lines.pieces(words.words(run, S), S)
+    assert [p.text for p in got] == ["Grüße an", "alle", "12 455"]
+    assert lines.make_line(got, S).text == "Grüße an alle 12 455"
+    assert lines.make_line(got, S, cells=True).text == "Grüße an alle\t12 455"
+
+
+def test_a_superscript_drawn_after_its_line_joins_it_at_its_x() -> None:
+    body = glyphs("Die Kosten werden erstattet.", 72, 100, 10)
+    mark = glyphs("3", 87, 96.0, 6)  # the footnote mark right after "Die", drawn last
+    rows = lines.group_rows(lines.pieces(words.words(body + mark, S), S), S)
+    assert len(rows) == 1
+    assert lines.make_line(rows[0], S).text == "Die3 Kosten werden erstattet."
+
+
+# ----------------------------------------------------------------------------- stage 3: blocks
+
 BODY = [
     "Die Prüfung der Anträge erfolgt nach den Vorgaben des Handbuchs für Reisekosten und wird",
     "in der Regel innerhalb von dreißig Tagen abgeschlossen, sofern alle Belege vollständig sind",
     "und keine Rückfragen an die antragstellende Person notwendig werden, was selten geschieht.",
 ]
+WORDS = (
+    "Offsets are the product and every cleaned character maps back to its exact position in the "
+    "extracted source stream from there to its page and box while the cited sentence reads through "
+    "unbroken café naïve façade Zürich über"
+).split()
+
+
+def column_text(n_lines: int, start: int, width_chars: int = 22) -> list[str]:
+    """Lines of about ``width_chars`` characters, words taken in turn from ``start``."""
+    out: list[str] = []
+    k = start
+    while len(out) < n_lines:
+        line = ""
+        while len(line) + len(WORDS[k % len(WORDS)]) < width_chars:
+            line = f"{line} {WORDS[k % len(WORDS)]}".strip()
+            k += 1
+        out.append(line)
+    return out
+
+
+def test_three_columns_with_offset_baselines_and_tight_leading_read_column_by_column() -> None:
+    cols = [column_text(12, 0), column_text(12, 7), column_text(12, 13)]
+    runs = []
+    for c, (x, shift) in enumerate([(40.0, 0.0), (232.0, 2.9), (424.0, 5.8)]):
+        for k, text in enumerate(cols[c]):
+            runs.append(glyphs(text, x, 100 + shift + 8.8 * k, 8, advance=0.45))
+    # drawn row by row across the page, as some producers do
+    order_drawn = [runs[c * 12 + k] for k in range(12) for c in range(3)]
+    got = texts(page(*order_drawn))
+    assert got == cols[0] + cols[1] + cols[2]
+
+
+def test_margin_line_numbers_are_furniture_read_after_the_body() -> None:
+    body = [glyphs(t, 90, 100 + 14 * k, 10) for k, t in enumerate(BODY * 3)]
+    numbers = [glyphs(str(k + 1), 60, 100 + 14 * k, 10) for k in range(9)]
+    laid = layout_page(page(*numbers, *body))
+    assert [ln.text for ln in laid if ln.kind == "body"] == BODY * 3
+    assert [ln.text for ln in laid if ln.kind == "line_number"] == [str(k) for k in range(1, 10)]
+    assert [ln.kind for ln in laid][-9:] == ["line_number"] * 9
+    # numbers inside the body's edges are text, not furniture
+    table = [glyphs(f"{k + 1} Zeile für Zeile", 90, 100 + 14 * k, 10) for k in range(9)]
+    assert all(ln.kind == "body" for ln in layout_page(page(*table)))
+
+
+def test_a_ruled_table_reads_row_by_row_with_tabs_between_cells() -> None:
+    rows = [
+        ("Level", "2021", "2022"),
+        ("General upper secondary education", "15 455", "13 951"),
+        ("Vocational education", "9 871", "10 204"),
+        ("Höhere Bildung", "1 205", "1 198"),
+    ]
+    drawn = []
+    xs = (80.0, 300.0, 400.0, 500.0)
+    for r, cells in enumerate(rows):
+        for c, cell in enumerate(cells):
+            drawn.append(glyphs(cell, xs[c] + 4, 212 + 16 * r, 9))
+    rules = [Rule(80, 200 + 16 * r, 500, 200.5 + 16 * r) for r in range(5)]
+    rules += [Rule(x, 200, x + 0.5, 264) for x in xs]
+    # drawn column by column: the rules still give rows
+    column_wise = [drawn[r * 3 + c] for c in range(3) for r in range(4)]
+    laid = layout_page(page(*column_wise, rules=rules))
+    assert [ln.text for ln in laid] == ["\t".join(cells) for cells in rows]
+    assert {ln.kind for ln in laid} == {"table"}
+
+
+def test_footnotes_at_a_column_foot_are_read_after_the_page_body() -> None:
+    left = [glyphs(t, 40, 100 + 12 * k, 10) for k, t in enumerate(column_text(20, 0, 40))]
+    left.append(glyphs("the sentence goes on in the state-", 40, 100 + 12 * 20, 10))
+    notes = [glyphs("1 Code: https://example.org/çà", 40, 400, 7), glyphs("Proceedings of ACL 2020", 40, 409, 7)]
+    right = [glyphs("of-the-art reading order, unbroken.", 320, 100, 10)]
+    right += [glyphs(t, 320, 112 + 12 * k, 10) for k, t in enumerate(column_text(20, 3, 40))]
+    got = texts(page(*left, *notes, *right))
+    cut = got.index("the sentence goes on in the state-")
+    assert got[cut + 1] == "of-the-art reading order, unbroken."
+    assert got[-2:] == ["1 Code: https://example.org/çà", "Proceedings of ACL 2020"]
+
+
+def test_a_label_floating_in_the_gutter_does_not_cut_the_columns() -> None:
+    left = [glyphs(t, 40, 100 + 12 * k, 10) for k, t in enumerate(column_text(20, 0, 40))]
+    right = [glyphs(t, 330, 100 + 12 * k, 10) for k, t in enumerate(column_text(20, 5, 40))]
+    label = glyphs("n = 12", 300, 206, 7)
+    got = texts(page(*left, label, *right))
+    assert got == column_text(20, 0, 40) + column_text(20, 5, 40) + ["n = 12"]
+
+
+def test_a_full_width_title_and_caption_cut_the_columns_into_sections() -> None:
+    title = glyphs("Grounded Citations for Clinical Guideline Summaries: a Study", 60, 60, 14)
+    left_top = [glyphs(t, 40, 100 + 12 * k, 10) for k, t in enumerate(column_text(8, 0, 40))]
+    right_top = [glyphs(t, 330, 100 + 12 * k, 10) for k, t in enumerate(column_text(8, 2, 40))]
+    caption = glyphs("Figure 1: a full-width caption across both columns of the page, naïvely long", 40, 220, 9)
+    left_low = [glyphs(t, 40, 250 + 12 * k, 10) for k, t in enumerate(column_text(8, 4, 40))]
+    right_low = [glyphs(t, 330, 250 + 12 * k, 10) for k, t in enumerate(column_text(8, 6, 40))]
+    got = texts(page(title, *left_top, *right_top, caption, *left_low, *right_low))
+    assert got == (
+        [
+            "Grounded Citations for Clinical Guideline Summaries: a Study",
+            *column_text(8, 0, 40),
+            *column_text(8, 2, 40),
+            "Figure 1: a full-width caption across both columns of the page, naïvely long",
+            *column_text(8, 4, 40),
+            *column_text(8, 6, 40),
+        ]
+    )
+
+
+def test_a_table_of_short_cells_is_not_mistaken_for_text_columns() -> None:
+    names = ["Maxim Integrated", "McGraw-Hill", "Long Beach Memorial", "Leidos", "Bosch Healthcare", "Alphatec"]
+    cities = ["San José", "Monterey", "Long Beach", "El Segundo", "Palo Alto", "Carlsbad"]
+    drawn = [glyphs(n, 60, 100 + 12 * k, 9) for k, n in enumerate(names)]
+    drawn += [glyphs(c, 300, 100 + 12 * k, 9) for k, c in enumerate(cities)]
+    drawn += [glyphs(str(100 + k), 450, 100 + 12 * k, 9) for k in range(6)]
+    got = texts(page(*drawn))
+    assert got == [f"{n}\t{c}\t{100 + k}" for k, (n, c) in enumerate(zip(names, cities, strict=True))]
+
+
+def test_blocks_stage_reports_kinds_and_groups() -> None:
+    body = [glyphs(t, 90, 100 + 14 * k, 10) for k, t in enumerate(BODY * 3)]
+    numbers = [glyphs(str(k + 1), 60, 100 + 14 * k, 10) for k in range(9)]
+    found = blocks.blocks(lines.pieces(words.words([g for r in numbers + body for g in r], S), S), [], 612, S)
+    assert [b.kind for b in found] == ["body", "line_number"]
+    assert len(found[0].lines) == 9
+
+
+# ----------------------------------------------------------------------------- stage 4: order
+
+
+def starts(rows: list[tuple[str, float, float]]) -> list[tuple[str, bool]]:
+    runs = [glyphs(text, LEFT, y + 0.764 * pt, pt) for text, y, pt in rows]
+    return [(line.text, line.paragraph_before) for line in layout_page(page(*runs))]
 
 
 def test_a_heading_in_a_larger_font_is_its_own_paragraph() -> None:
-    lines = [("Erstattung für Übernachtungen", 72.0, 14.0)]
-    lines += [(t, 92.0 + 12.0 * k, 10.0) for k, t in enumerate(BODY)]
-    got = starts(lines)
+    rows = [("Erstattung für Übernachtungen", 72.0, 14.0)]
+    rows += [(t, 92.0 + 12.0 * k, 10.0) for k, t in enumerate(BODY)]
+    got = starts(rows)
     assert [t for t, _ in got] == ["Erstattung für Übernachtungen", *BODY]
     # the pitch from the heading is the body's, so only the font size marks the break
     assert [p for _, p in got] == [False, True, False, False]
 
 
 def test_a_short_numbered_heading_in_the_body_font_is_its_own_paragraph() -> None:
-    lines = [(t, 72.0 + 12.0 * k, 10.0) for k, t in enumerate(BODY)]
-    lines += [("2 Café-Regeln im Überblick", 108.0, 10.0)]
-    lines += [(t, 120.0 + 12.0 * k, 10.0) for k, t in enumerate(BODY)]
-    got = starts(lines)
+    rows = [(t, 72.0 + 12.0 * k, 10.0) for k, t in enumerate(BODY)]
+    rows += [("2 Café-Regeln im Überblick", 108.0, 10.0)]
+    rows += [(t, 120.0 + 12.0 * k, 10.0) for k, t in enumerate(BODY)]
+    got = starts(rows)
     assert [p for _, p in got] == [False, False, False, True, True, False, False]
 
 
 def test_body_lines_without_sentence_ends_run_on() -> None:
-    # full-width lines ending without punctuation, one of them capitalised: one paragraph
     body = [BODY[0], BODY[0], BODY[1], BODY[2]]
     got = starts([(t, 72.0 + 12.0 * k, 10.0) for k, t in enumerate(body)])
     assert [p for _, p in got] == [False, False, False, False]
@@ -64,3 +286,54 @@ def test_a_short_line_followed_by_lowercase_is_not_a_heading() -> None:
     body = [BODY[0], "Kosten und", "weitere Angaben folgen im nächsten Kapitel."]
     got = starts([(t, 72.0 + 12.0 * k, 10.0) for k, t in enumerate(body)])
     assert [p for _, p in got] == [False, False, False]
+
+
+def test_order_reads_deferred_blocks_after_the_body_each_a_paragraph() -> None:
+    def line(text: str, kind: lines.LineKind, y: float) -> lines.TextLine:
+        xs = array("f", [float(v) for k in range(len(text)) for v in (k, k + 1)])
+        return lines.TextLine(text, xs, 0, len(text), y, y + 10, y + 8, 10, kind)
+
+    found = [
+        blocks.Block([line("Fußnote eins", "footnote", 700)], "footnote", 0),
+        blocks.Block([line("Body one.", "body", 100), line("body two", "body", 112)], "body", 0),
+        blocks.Block([line("7", "line_number", 100)], "line_number", 1),
+        blocks.Block([line("Body three", "body", 100)], "body", 1),
+    ]
+    got = order.order(found, S)
+    assert [(ln.text, ln.kind) for ln in got] == [
+        ("Body one.", "body"),
+        ("body two", "body"),
+        ("Body three", "body"),
+        ("Fußnote eins", "footnote"),
+        ("7", "line_number"),
+    ]
+    assert got[3].paragraph_before
+    assert got[4].paragraph_before
+
+
+# ----------------------------------------------------------------------------- the page
+
+
+def test_rotated_margin_text_is_margin_furniture_outside_the_body() -> None:
+    body = [glyphs(t, 90, 300 + 14 * k, 10) for k, t in enumerate(BODY)]
+    stamp = []
+    y = 500.0
+    for ch in "arXiv:2302.07302v1 [cs.HC]":
+        if ch != " ":  # read bottom to top in the left margin: x across, y up
+            stamp.append(Glyph(ch, 30, 40, y - 6, y, 38, 10, "Times", 90, False))
+        y -= 6
+    interleaved = [*body[:1], stamp[:10], *body[1:], stamp[10:]]
+    laid = layout_page(page(*interleaved))
+    assert [ln.text for ln in laid if ln.kind == "body"] == BODY
+    (margin,) = [ln for ln in laid if ln.kind == "margin"]
+    assert margin.text == "arXiv:2302.07302v1 [cs.HC]"
+    assert laid[-1] is margin
+    assert (margin.top, margin.bottom) == (344.0, 500.0)
+    assert len(margin.xs) == 2 * len(margin.text)
+
+
+def test_every_code_point_has_two_x_edges() -> None:
+    laid = layout_page(page(*[glyphs(t, 72, 100 + 12 * k, 10) for k, t in enumerate(BODY)]))
+    for ln in laid:
+        assert len(ln.xs) == 2 * len(ln.text)
+        assert all(a <= b for a, b in zip(ln.xs[::2], ln.xs[1::2], strict=True))

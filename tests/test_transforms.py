@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from citeline.ingest.clean.characters import LIGATURES, Transformed, expand_ligatures, fold_spaces, remove_soft_hyphens
 from citeline.ingest.clean.furniture import Furniture, LineGeometry, find_furniture, page_number_of, strip_furniture
 from citeline.ingest.clean.hyphenation import dehyphenate
+from citeline.ingest.clean.lexicon import document_language
 from citeline.ingest.clean.pipeline import CleanSettings, clean
 from citeline.ingest.clean.whitespace import normalize_whitespace
 from citeline.ingest.offsets import ALIGNED, BLOCK, Normalized, OffsetMap, Original
@@ -109,7 +110,7 @@ def test_ligature_table() -> None:
 
 def test_space_fold_table() -> None:
     out = fold_spaces("10\u00a0000\u2009€ a\u200bb\tc")
-    assert out.text == "10 000 € ab c"
+    assert out.text == "10 000 € ab\tc"  # a tab is a table cell's edge: the whitespace step keeps it
     # NBSP and thin space stay aligned one for one; the zero-width space is deleted
     assert [tuple(r) for r in out.map.runs()] == [(0, 10, 0, 10, ALIGNED), (10, 13, 11, 14, ALIGNED)]
 
@@ -131,22 +132,62 @@ def test_ligature_and_space_properties(raw: str) -> None:
 @pytest.mark.parametrize(
     ("raw", "expected", "reason"),
     [
-        ("the ser-\nvice", "the service", "lower-case continuation"),
+        ("the ser-\nvice", "the service", "'service' is a word in the en lexicon"),
         ("a third-party rule; a third-\nparty", "a third-party rule; a third-party", "hyphenated form"),
         ("an n-\ntridecanal", "an n-tridecanal", "single-letter prefix"),
         ("docu-\nmentation and documentation", "documentation and documentation", "joined form"),
         ("non-\nEnglish", "non-English", "capital or digit"),
         ("COVID-\n19", "COVID-19", "capital or digit"),
-        ("self-\nreported", "self-reported", "prefix 'self'"),
+        ("self-\nreported", "self-reported", "'self' and 'reported' are words"),
         ("Ver-\nsicherung für élé-\ngant", "Versicherung für élégant", "lower-case continuation"),
-        ("ser-\fvice", "service", "lower-case continuation"),
-        ("ser-  \n  vice", "service", "lower-case continuation"),
+        ("ser-\fvice", "service", "'service' is a word"),
+        ("ser-  \n  vice", "service", "'service' is a word"),
+        # compounds the lower-case continuation rule used to join
+        ("automatically-\ndetected “errors”", "automatically-detected “errors”", "'automaticallydetected' is not"),
+        ("the state-\nof-the-art model", "the state-of-the-art model", "'stateof' is not"),
+        ("a data-\ndriven café", "a data-driven café", "'datadriven' is not"),
+        ("the ex-\nample", "the example", "'example' is a word"),  # not the prefix 'ex'
+        ("white-\nspace and time-\nstamps", "whitespace and timestamps", "lower-case continuation"),
+        # the document's language: a German text consults the German lexicon
+        (
+            "Die Prüfung der Anträge ist nicht für die Ver-\nsicherung und den Kunden",
+            "Die Prüfung der Anträge ist nicht für die Versicherung und den Kunden",
+            "'versicherung' is a word in the de lexicon",
+        ),
     ],
 )
 def test_dehyphenation_table(raw: str, expected: str, reason: str) -> None:
     out = dehyphenate(raw)
     assert out.text == expected
     assert reason in out.decisions[-1].reason
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected", "reason"),
+    [
+        ("the ser-\nvice", "the service", "lower-case continuation"),
+        ("automatically-\ndetected", "automaticallydetected", "lower-case continuation"),
+        ("self-\nreported", "self-reported", "prefix 'self'"),
+        ("an x-\nray", "an x-ray", "single-letter prefix"),
+    ],
+)
+def test_dehyphenation_without_lexicon_uses_the_document_alone(raw: str, expected: str, reason: str) -> None:
+    out = dehyphenate(raw, lang=None)
+    assert out.text == expected
+    assert reason in out.decisions[-1].reason
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("The committee of the city is in session and the plan is ready for a vote.", "en"),
+        ("Die Prüfung der Anträge erfolgt nicht mit den Vorgaben und ist für alle.", "de"),
+        ("Le comité a étudié la demande et les plans pour une maison dans la ville.", "fr"),
+        ("a well known fact", "en"),  # too few function words for anything but the default
+    ],
+)
+def test_document_language(text: str, lang: str) -> None:
+    assert document_language(text) == lang
 
 
 def test_dehyphenation_map_and_decision_record() -> None:
@@ -289,6 +330,13 @@ def test_furniture_properties(page_texts: list[str]) -> None:
         ("中文\n句子", "中文句子"),
         ("a\r\nb\r\n\r\nc", "a b\n\nc"),
         ("x\u2029y", "x\n\ny"),
+        # table rows (cells separated by tabs) stay rows, cells stay apart
+        (
+            "Intro runs\non.\n\nName\tCity\nMaxim Integrated \t San José\nLeidos\t\tEl Segundo\n\nAfter it\ngoes on.",
+            "Intro runs on.\n\nName\tCity\nMaxim Integrated\tSan José\nLeidos\tEl Segundo\n\nAfter it goes on.",
+        ),
+        ("Zeile\tÜber\fnächste\tSeite", "Zeile\tÜber\nnächste\tSeite"),
+        ("a tab\tin prose", "a tab\tin prose"),
     ],
 )
 def test_whitespace_table(raw: str, expected: str) -> None:

@@ -29,8 +29,9 @@ LIGATURES: dict[str, str] = {
     "\ufb06": "st",
 }
 
-#: Space characters folded to a plain space, one for one (offsets keep their positions).
-SPACES = "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000\t"
+#: Space characters folded to a plain space, one for one (offsets keep their positions). Not the tab:
+#: the layout writes one between table cells, and the whitespace step keeps it there.
+SPACES = "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
 #: Invisible characters removed outright: zero-width space, word joiner, byte-order mark.
 INVISIBLES = "\u200b\u2060\ufeff"
 

@@ -12,10 +12,13 @@ Evidence, in order (the first that applies decides):
 2. the hyphenated form occurs elsewhere in the document on one line at least as often as the
    joined form: keep;
 3. the joined form occurs elsewhere in the document: join;
-4. the fragment before the hyphen is a single letter (``n-\\ntridecanal``, ``x-\\nray``): keep;
-5. the fragment before the hyphen is a prefix that conventionally keeps its hyphen
+4. the lexicon of the document's language (:mod:`citeline.ingest.clean.lexicon`): the joined form
+   is a word: join (``docu-\\nmentation``); both parts are words and the joined form is not: keep
+   (``automatically-\\ndetected``, ``state-\\nof-the-art``, ``data-\\ndriven``);
+5. the fragment before the hyphen is a single letter (``n-\\ntridecanal``, ``x-\\nray``): keep;
+6. the fragment before the hyphen is a prefix that conventionally keeps its hyphen
    (:data:`HYPHEN_KEEPING_PREFIXES`): keep;
-6. otherwise (a lower-case continuation with no other evidence): join, as typesetters break words.
+7. otherwise (a lower-case continuation with no other evidence): join, as typesetters break words.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from citeline.ingest.clean import lexicon
 from citeline.ingest.offsets import Edit, OffsetMap, apply_edits
 
 #: Prefixes that keep their hyphen in English compounds even without evidence in the document.
@@ -75,8 +79,11 @@ def _vocabulary(text: str) -> tuple[Counter[str], Counter[str]]:
     return words, compounds
 
 
-def decide(left: str, right: str, words: Counter[str], compounds: Counter[str]) -> tuple[bool, str]:
-    """Return ``(joined, reason)`` for a split ``left-`` / ``right`` given document counts."""
+def decide(
+    left: str, right: str, words: Counter[str], compounds: Counter[str], lang: str | None = None
+) -> tuple[bool, str]:
+    """Return ``(joined, reason)`` for a split ``left-`` / ``right`` given document counts and, when
+    ``lang`` is given, the lexicon of that language."""
     if right[0].isupper() or right[0].isdigit() or left[-1].isdigit():
         return False, "continuation starts with a capital or digit"
     hyphenated = f"{left}-{right}".casefold()
@@ -88,6 +95,10 @@ def decide(left: str, right: str, words: Counter[str], compounds: Counter[str]) 
         return False, f"hyphenated form {hyphenated!r} appears {n_hyph}x elsewhere"
     if n_join:
         return True, f"joined form {joined!r} appears {n_join}x elsewhere"
+    if lang is not None:
+        judged = lexicon.judge(left, right, lang)
+        if judged is not None:
+            return judged
     if len(left) == 1:
         return False, "single-letter prefix"
     if left.casefold() in HYPHEN_KEEPING_PREFIXES:
@@ -95,11 +106,15 @@ def decide(left: str, right: str, words: Counter[str], compounds: Counter[str]) 
     return True, "lower-case continuation"
 
 
-def dehyphenate(text: str) -> Dehyphenated:
-    """Join words split by a hyphen at a line or page break; keep the hyphen of true compounds."""
+def dehyphenate(text: str, *, lang: str | None = "auto") -> Dehyphenated:
+    """Join words split by a hyphen at a line or page break; keep the hyphen of true compounds.
+    ``lang`` is the language of the lexicon consulted (a wordfreq code), ``"auto"`` to detect it
+    from the text, ``None`` to decide from the document's own words alone."""
     if not _SPLIT.search(text):
         return Dehyphenated(text, OffsetMap.identity(len(text)), ())
     words, compounds = _vocabulary(text)
+    if lang == "auto":
+        lang = lexicon.document_language(text)
     edits: list[Edit] = []
     decisions: list[Hyphenation] = []
     pos = 0
@@ -111,7 +126,7 @@ def dehyphenate(text: str) -> Dehyphenated:
         if not left[-1].isalpha() and not right[0].isalpha():
             pos = m.end("hyphen")  # "2010-\n2015" is a range, not a split word
             continue
-        joined, reason = decide(left, right, words, compounds)
+        joined, reason = decide(left, right, words, compounds, lang)
         h_start = m.start("hyphen")
         r_start = m.start("right")
         # join: drop hyphen and break; keep: drop only what follows the hyphen

@@ -18,7 +18,8 @@ from citeline.ingest.clean.hyphenation import dehyphenate
 from citeline.ingest.clean.whitespace import normalize_whitespace
 from citeline.ingest.offsets import Normalized, OffsetMap
 
-PIPELINE_VERSION = 1
+#: Bumped whenever cleaning can turn the same raw stream into another text (it enters the settings hash).
+PIPELINE_VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)

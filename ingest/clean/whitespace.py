@@ -4,6 +4,8 @@ blank line, runs collapsed, the ends trimmed.
 * a whitespace run holding a blank line (two line breaks) or U+2029 is a paragraph break: ``"\\n\\n"``;
 * a page break (``"\\f"``) is a paragraph break after sentence-final punctuation and a line break
   otherwise, so a sentence running over a page joins up again;
+* table rows stay rows: a line break next to a line holding a tab (the layout separates table cells
+  with tabs) stays a line break, and a run of spaces holding a tab stays that tab;
 * any other run becomes one space, except a line break between two CJK characters, which is removed
   (Chinese and Japanese wrap lines without spaces);
 * runs at the start and the end of the text are removed.
@@ -37,7 +39,7 @@ def _ends_sentence(text: str, end: int) -> bool:
     return i >= 0 and text[i] in _SENTENCE_END
 
 
-def _target(text: str, s: int, e: int) -> str:
+def _target(text: str, s: int, e: int, tabs: bool) -> str:
     if s == 0 or e == len(text):
         return ""
     run = text[s:e]
@@ -45,9 +47,26 @@ def _target(text: str, s: int, e: int) -> str:
         return PARAGRAPH
     if "\f" in run and _ends_sentence(text, s):
         return PARAGRAPH
-    if ("\f" in run or _BREAKS.search(run)) and is_cjk(text[s - 1]) and is_cjk(text[e]):
+    broken = "\f" in run or _BREAKS.search(run) is not None
+    if broken and is_cjk(text[s - 1]) and is_cjk(text[e]):
         return ""
+    if tabs:
+        if broken and _next_to_row(text, s, e):
+            return "\n"
+        if not broken and "\t" in run:
+            return "\t"
     return " "
+
+
+def _next_to_row(text: str, s: int, e: int) -> bool:
+    """Whether the line ending at ``s`` or the line starting at ``e`` is a table row (holds a tab)."""
+    before = max(text.rfind("\n", 0, s), text.rfind("\f", 0, s)) + 1
+    after = len(text)
+    for sep in ("\n", "\f"):
+        k = text.find(sep, e)
+        if 0 <= k < after:
+            after = k
+    return "\t" in text[before:s] or "\t" in text[e:after]
 
 
 def _edits_for_run(text: str, s: int, e: int, target: str) -> list[Edit]:
@@ -56,6 +75,10 @@ def _edits_for_run(text: str, s: int, e: int, target: str) -> list[Edit]:
         return []
     if not target:
         return [Edit(s, e, "")]
+    if target in ("\t", "\n") and target in run:  # keep that very character, drop the rest
+        k = run.index(target)
+        kept = [Edit(s, s + k, "")] if k else []
+        return kept + ([Edit(s + k + 1, e, "")] if s + k + 1 < e else [])
     if len(run) < len(target):  # a lone "\f" becoming a paragraph break
         return [Edit(s, e, target)]
     edits = [Edit(s + i, s + i + 1, ch) for i, ch in enumerate(target) if run[i] != ch]
@@ -67,7 +90,8 @@ def _edits_for_run(text: str, s: int, e: int, target: str) -> list[Edit]:
 def normalize_whitespace(text: str) -> Transformed:
     """Collapse whitespace as described in the module docstring."""
     edits: list[Edit] = []
+    tabs = "\t" in text
     for m in _RUN.finditer(text):
         s, e = m.span()
-        edits.extend(_edits_for_run(text, s, e, _target(text, s, e)))
+        edits.extend(_edits_for_run(text, s, e, _target(text, s, e, tabs)))
     return Transformed(*apply_edits(text, edits))

@@ -28,6 +28,8 @@ from citeline.ingest.extract.layout.settings import LayoutSettings
 #: Columns are searched at most this many levels deep (a four-column page needs two, and a band cut
 #: off by a horizontal gap one more).
 MAX_DEPTH = 6
+#: Margin line numbers stand in this outer share of the page width.
+MARGIN = 0.2
 #: At most this many horizontal cuts on the way to a region (each needs its bands searched again).
 MAX_BANDS = 2
 
@@ -49,7 +51,7 @@ def blocks(items: Sequence[Piece], rules: Sequence[Rule], width: float, settings
     """Body blocks in reading order, then the margin line numbers (kind ``line_number``)."""
     if not items:
         return []
-    body, numbers = split_line_numbers(items, settings)
+    body, numbers = split_line_numbers(items, width, settings)
     body, tables = ruled_tables(body, rules, settings)
     right = max(width, max(p.x1 for p in body + tables)) if body or tables else width
     groups = columns([*body, *tables], 0.0, right, 0, settings)
@@ -66,10 +68,13 @@ def blocks(items: Sequence[Piece], rules: Sequence[Rule], width: float, settings
 # ----------------------------------------------------------------------------- line numbers
 
 
-def split_line_numbers(items: Sequence[Piece], settings: LayoutSettings) -> tuple[list[Piece], list[Piece]]:
-    """``(body, line numbers)``: numbers of at most four digits standing alone left of the body's left
-    edge (or right of its right edge), aligned, at least :attr:`LayoutSettings.min_line_numbers` of
-    them, and mostly increasing from top to bottom."""
+def split_line_numbers(
+    items: Sequence[Piece], width: float, settings: LayoutSettings
+) -> tuple[list[Piece], list[Piece]]:
+    """``(body, line numbers)``: numbers of at most four digits standing alone in a page margin (the
+    outer fifth of the page, left of the body's left edge or right of its right edge), aligned, at
+    least :attr:`LayoutSettings.min_line_numbers` of them, mostly counting up one by one from top to
+    bottom. A table's column of numbers stands inside the page and counts anything."""
     numbers = [p for p in items if len(p.words) == 1 and len(p.words[0].text) <= 4 and p.words[0].text.isdigit()]
     if len(numbers) < settings.min_line_numbers:
         return list(items), []
@@ -81,8 +86,8 @@ def split_line_numbers(items: Sequence[Piece], settings: LayoutSettings) -> tupl
     right_edge = max(p.x1 for p in text)
     found: set[int] = set()
     for side in (
-        [p for p in numbers if p.x1 <= left_edge + 0.5],
-        [p for p in numbers if p.x0 >= right_edge - 0.5],
+        [p for p in numbers if p.x1 <= left_edge + 0.5 and p.x1 <= MARGIN * width],
+        [p for p in numbers if p.x0 >= right_edge - 0.5 and p.x0 >= (1 - MARGIN) * width],
     ):
         if _numbered_column(side, settings):
             found.update(id(p) for p in side)
@@ -101,8 +106,8 @@ def _numbered_column(side: list[Piece], settings: LayoutSettings) -> bool:
     if not aligned:
         return False
     values = [int(p.words[0].text) for p in sorted(side, key=lambda p: p.baseline)]
-    rising = sum(1 for a, b in itertools.pairwise(values) if b > a)
-    return rising >= 0.8 * (len(values) - 1)
+    counting = sum(1 for a, b in itertools.pairwise(values) if b == a + 1)
+    return counting >= 0.7 * (len(values) - 1)
 
 
 # ----------------------------------------------------------------------------- ruled tables
@@ -293,6 +298,13 @@ def _gutter_split(
     ]
     afloat = {id(p) for p in floating}
     spanning = [p for p in crossing if id(p) not in afloat]
+    # pieces standing inside the gutter itself, next to both columns, float too
+    inside = [p for p in left + right if g0 - 1 <= p.x0 and p.x1 <= g1 + 1 and inner_top < p.top < inner_bottom]
+    if inside:
+        floating += inside
+        afloat.update(id(p) for p in inside)
+        left = [p for p in left if id(p) not in afloat]
+        right = [p for p in right if id(p) not in afloat]
 
     # sections between spanning pieces, top to bottom
     spanning.sort(key=lambda p: (p.baseline, p.x0))

@@ -17,7 +17,7 @@ from typing import Literal
 
 from citeline.ingest.extract.layout.settings import LayoutSettings
 from citeline.ingest.extract.layout.words import Word, same_line
-from citeline.ingest.scripts import is_cjk
+from citeline.ingest.scripts import is_cjk, is_rtl
 
 #: What a line is to the reading order: body text, a footnote (read after the page body), a table
 #: row, a margin line number or other margin text (furniture), text at another rotation.
@@ -177,35 +177,37 @@ def make_line(
     last_text = ""
     space_gap, cjk_gap, cell_gap = settings.space_gap, settings.cjk_space_gap, settings.cell_gap
     add_part, add_x, add_xs = parts.append, xs.append, xs.extend
-    for p in row:
-        first = True
-        for w in p.words:
-            if last_x1 is not None:
-                sep = ""
-                if not first:
-                    sep = " "
-                else:
-                    em = w.size if w.size > 0.1 else 0.1
-                    gap = w.x0 - last_x1
-                    if cells and gap > cell_gap * em:
-                        sep = "\t"
-                    elif gap > space_gap * em:
-                        if gap > cjk_gap * em or not (is_cjk(w.text[0]) or is_cjk(last_text[-1])):
-                            sep = " "
-                    elif w.space_before and gap > 0:
+    last_piece = -1
+    for k, w in _words_in_x_order(row):
+        if last_x1 is not None:
+            sep = ""
+            if k == last_piece:
+                sep = " "  # words of one piece: a word boundary is a space
+            else:
+                em = w.size if w.size > 0.1 else 0.1
+                gap = w.x0 - last_x1
+                if cells and gap > cell_gap * em:
+                    sep = "\t"
+                elif gap > space_gap * em:
+                    if gap > cjk_gap * em or not (is_cjk(w.text[0]) or is_cjk(last_text[-1])):
                         sep = " "
-                if sep:
-                    add_part(sep)
-                    add_x(last_x1)
-                    add_x(w.x0 if w.x0 > last_x1 else last_x1)
-            add_part(w.text)
-            add_xs(w.xs)
-            last_x1 = w.x1
-            last_text = w.text
-            first = False
+                elif w.space_before and gap > 0:
+                    sep = " "
+            if sep:
+                add_part(sep)
+                add_x(last_x1)
+                add_x(w.x0 if w.x0 > last_x1 else last_x1)
+        add_part(w.text)
+        add_xs(w.xs)
+        last_x1 = w.x1
+        last_text = w.text
+        last_piece = k
+    text = "".join(parts)
+    if text and max(text) >= "\u0590":
+        text, xs = logical_order(text, xs)
     base_piece = max(row, key=lambda p: p.size)
     return TextLine(
-        "".join(parts),
+        text,
         xs,
         min(p.x0 for p in row),
         max(p.x1 for p in row),
@@ -216,3 +218,57 @@ def make_line(
         kind,
         list(row),
     )
+
+
+def _words_in_x_order(row: Sequence[Piece]) -> list[tuple[int, Word]]:
+    """The row's words left to right, each with the index of its piece. Pieces side by side give
+    their words piece after piece; a piece inside another one's span (a superscript drawn after its
+    line) puts its words among the other's at their x position."""
+    out = [(k, w) for k, p in enumerate(row) for w in p.words]
+    if any(row[k].x0 < row[k - 1].x1 - 0.5 for k in range(1, len(row))):
+        out.sort(key=lambda kw: kw[1].x0)
+    return out
+
+
+def logical_order(text: str, xs: array[float]) -> tuple[str, array[float]]:
+    """A line's right-to-left runs (Hebrew, Arabic) in reading order. The layout puts glyphs in
+    order of their x position, which for right-to-left script is the reverse of reading order; a
+    run reaches from one right-to-left letter to the last one after it that is separated only by
+    spaces, punctuation and digits, and is reversed, with numbers inside it kept left to right. Each
+    code point keeps its own x edges."""
+    chars = list(text)
+    pairs = [(xs[2 * k], xs[2 * k + 1]) for k in range(len(chars))]
+    k = 0
+    n = len(chars)
+    while k < n:
+        if not is_rtl(chars[k]):
+            k += 1
+            continue
+        end = k + 1
+        j = k + 1
+        while (j < n and not chars[j].isalpha()) or (j < n and is_rtl(chars[j])):
+            if is_rtl(chars[j]):
+                end = j + 1
+            j += 1
+        order = list(range(end - 1, k - 1, -1))
+        # numbers read left to right inside a right-to-left run
+        out: list[int] = []
+        q = 0
+        while q < len(order):
+            if chars[order[q]].isdigit():
+                r = q
+                while r < len(order) and (chars[order[r]].isdigit() or chars[order[r]] in ".,"):
+                    r += 1
+                out.extend(reversed(order[q:r]))
+                q = r
+            else:
+                out.append(order[q])
+                q += 1
+        chars[k:end] = [chars[i] for i in out]
+        pairs[k:end] = [pairs[i] for i in out]
+        k = end
+    flat = array("f")
+    for a, b in pairs:
+        flat.append(a)
+        flat.append(b)
+    return "".join(chars), flat

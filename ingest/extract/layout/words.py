@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from citeline.ingest.extract.glyphs import Glyph
 from citeline.ingest.extract.layout.settings import LayoutSettings
-from citeline.ingest.scripts import is_cjk
+from citeline.ingest.scripts import is_cjk, is_rtl
 
 
 @dataclass(slots=True)
@@ -121,6 +121,30 @@ def words(glyphs: Sequence[Glyph], settings: LayoutSettings) -> list[Word]:
                     w_bottom = bottom
                 if w_size < script * em:
                     w_base, w_size, w_font = base, em, font  # the first letters were smaller (a mark)
+                last_text, last_x0 = text, x0
+                continue
+            if (
+                text >= "\u0590"
+                and -back * em <= w_x0 - x1 <= space_gap * em
+                and not space
+                and is_rtl(text[0])
+                and is_rtl(last_text[-1])
+                and abs(base - w_base) <= tolerance * (em if em > w_size else w_size)
+            ):
+                # right-to-left script drawn in reading order, each glyph left of the one before:
+                # the word grows leftwards and keeps its glyphs in x order, as other words do
+                text_parts.insert(0, text)
+                head: list[float] = []
+                if len(text) == 1:
+                    head = [x0, x1]
+                else:
+                    _split_width(head, text, x0, x1)
+                xs[:0] = head
+                w_x0 = x0
+                if top < w_top:
+                    w_top = top
+                if bottom > w_bottom:
+                    w_bottom = bottom
                 last_text, last_x0 = text, x0
                 continue
             out.append(

@@ -1,0 +1,85 @@
+"""Word evidence for dehyphenation, offline: word frequencies of many languages (the ``wordfreq``
+package ships them in its wheel; nothing is downloaded).
+
+A line-end hyphen is decided with the document's own words first; where the document has no
+evidence, the lexicon of the document's language says whether the joined form is a word
+(``docu-``/``mentation``: join) or whether both parts are words and the joined form is not
+(``automatically-``/``detected``: keep the hyphen).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter
+from collections.abc import Callable
+
+#: A word this common (Zipf scale: 3 is once per million words) is a word of the language.
+JOIN_ZIPF = 3.0
+#: Both parts at least this common, and the joined form rarer than :data:`NOT_A_WORD` (about once in
+#: thirty million words: a typo or a run-together bigram at most), make a compound that keeps its
+#: hyphen. Joined forms in between ("whitespace" 2.2, "timestamp" 2.6: technical words general
+#: lists see rarely) are left to the other rules.
+PART_ZIPF = 3.0
+NOT_A_WORD = 1.5
+
+#: Frequent function words of the languages wordfreq has full lists for: the language of a document
+#: is the one whose words occur most often in it.
+_FUNCTION_WORDS = {
+    "en": "the and of to in is that for with as are this be by",
+    "de": "der die und das ist nicht mit den von zu ein eine auf für",
+    "fr": "le la les et des est une pour dans que qui pas sur du",
+    "es": "el la los las y que del por una para con es se en",
+    "it": "il di che la per una sono del della con non gli le",
+    "nl": "de het een en van dat niet zijn op voor met te ook",
+    "pt": "o os que não uma para com do da em um se por",
+    "sv": "och att det som är en på för med till av inte om",
+    "nb": "og det er som på til med for av ikke en har jeg",
+    "fi": "ja on ei se että oli kun mutta tai joka myös ovat",
+    "pl": "i w na się nie z jest do że to jak od po",
+    "cs": "a je se na že v to jsou pro jako by ale jsem",
+    "ca": "el la els les i que de per una amb del no és",
+    "ru": "и в не на что с по это как он она они из",
+    "uk": "і в не на що з по це як він вона вони та",
+}
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+#: A language needs at least this many function words in the text to be chosen over English.
+MIN_HITS = 3
+
+
+def document_language(text: str) -> str:
+    """The language (a wordfreq code) whose function words occur most often in ``text``; English
+    when none occurs :data:`MIN_HITS` times."""
+    counts = Counter(w for w in _WORD.findall(text[:200_000].casefold()) if len(w) <= 5)
+    best, hits = "en", MIN_HITS - 1
+    for lang, words in _FUNCTION_WORDS.items():
+        n = sum(counts[w] for w in words.split())
+        if n > hits:
+            best, hits = lang, n
+    return best
+
+
+@functools.cache
+def zipf(lang: str) -> Callable[[str], float]:
+    """The Zipf frequency of a word in ``lang`` (0 for a word the list does not have)."""
+    import wordfreq
+
+    return functools.partial(wordfreq.zipf_frequency, lang=lang)
+
+
+def judge(left: str, right: str, lang: str) -> tuple[bool, str] | None:
+    """``(joined, reason)`` from the lexicon, or ``None`` when it has no opinion."""
+    frequency = zipf(lang)
+    joined = f"{left}{right}".casefold()
+    z_joined = frequency(joined)
+    if z_joined >= JOIN_ZIPF:
+        return True, f"{joined!r} is a word in the {lang} lexicon (zipf {z_joined:.1f})"
+    z_left, z_right = frequency(left.casefold()), frequency(right.casefold())
+    if min(z_left, z_right) >= PART_ZIPF and z_joined < NOT_A_WORD:
+        return False, (
+            f"{left!r} and {right!r} are words in the {lang} lexicon (zipf {z_left:.1f}, {z_right:.1f}), "
+            f"{joined!r} is not ({z_joined:.1f})"
+        )
+    return None
