@@ -24,6 +24,10 @@ _RECT = struct.Struct("4f")  # FS_RECTF: left, top, right, bottom
 RULE_THICKNESS = 2.0
 
 Transform = tuple[float, float, float, float, float, float]
+#: Codes below a space that pdfium uses for what it generates itself (its line-end hyphen 2, a tab),
+#: but also hands out for a drawn glyph it cannot map (then ``FPDFText_IsGenerated`` says no, and the
+#: glyph is one U+FFFD). Its generated line breaks (10, 13) are never glyphs.
+_CONTROL_GLYPHS = frozenset(c for c in range(32) if c not in (0, 10, 13))
 
 
 def pdfium_page(page: Any, number: int, pdfium_c: Any) -> PageGlyphs:
@@ -41,6 +45,8 @@ def pdfium_page(page: Any, number: int, pdfium_c: Any) -> PageGlyphs:
 def _glyphs(tp: Any, count: int, transform: Transform, pdfium_c: Any) -> tuple[list[Glyph], int]:
     """The page's glyphs, and how many of them pdfium could not map to Unicode."""
     get_box = _box_reader(pdfium_c)
+    generated = pdfium_c.FPDFText_IsGenerated
+    unmapped_glyph = pdfium_c.FPDFText_HasUnicodeMapError
     calls = _RunCalls(pdfium_c)
     runs: dict[float, tuple[float, int, str, float]] = {}
     rect = pdfium_c.FS_RECTF()
@@ -64,7 +70,13 @@ def _glyphs(tp: Any, count: int, transform: Transform, pdfium_c: Any) -> tuple[l
     for i, code in enumerate(_page_codes(tp, count, pdfium_c)):
         # generated spaces and line breaks are dropped here, as the layout would
         if code <= 32 or code == 0xA0 or code == 0xFFFE:
-            if code == 2 or code == 0xFFFE:
+            if (code in _CONTROL_GLYPHS and not generated(tp, i)) or (
+                code == 32 and out and out[-1].text == UNMAPPED and unmapped_glyph(tp, i)
+            ):
+                # a drawn glyph pdfium could not map: it hands out the glyph's code (a "space" right
+                # after an unmapped glyph is asked about: the font's code 32 may be any glyph)
+                code = 0xFFFD
+            elif code == 2 or code == 0xFFFE:
                 code = 0x2D  # pdfium's mark for a hyphen that ends a line; the glyph is "-"
             else:
                 space = True  # a space or pdfium's generated break: a hint for the layout
@@ -163,8 +175,16 @@ def _edges(
         xa, ya = ox + ax * rl + bx * rb, oy + ay * rl + by * rb
         xb, yb = ox + ax * rr + bx * rt, oy + ay * rr + by * rt
         left, right, top, bottom = min(xa, xb), max(xa, xb), min(ya, yb), max(ya, yb)
+    # a glyph box one font size tall standing on the font's descent, as pdfminer reports it, whichever
+    # way the glyph is turned: the edge on the descent side stays, the opposite one moves
     if rotation == 0:
         top = bottom - size
+    elif rotation == 90:  # glyph tops point left
+        left = right - size
+    elif rotation == 270:  # glyph tops point right
+        right = left + size
+    else:  # upside down
+        bottom = top + size
     return left, top, right, bottom
 
 

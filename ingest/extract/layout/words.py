@@ -79,6 +79,7 @@ def words(glyphs: Sequence[Glyph], settings: LayoutSettings) -> list[Word]:
     w_seq = -1
     last_text = ""
     last_x0 = 0.0
+    last_em = 0.0
     pending_space = False
 
     for seq, (text, x0, x1, top, bottom, base, size, font, _rotation, space) in enumerate(glyphs):
@@ -95,7 +96,7 @@ def words(glyphs: Sequence[Glyph], settings: LayoutSettings) -> list[Word]:
             gap = x0 - w_x1
             if (
                 gap >= -back * em
-                and not (space and gap > 0)
+                and not (space and gap > 0 and not _script_edge(em, last_em, gap, space_gap, script))
                 and (
                     gap <= space_gap * em
                     or (gap <= cjk_gap * em and ((text >= "\u3000" and is_cjk(text[0])) or is_cjk(last_text[-1])))
@@ -121,7 +122,7 @@ def words(glyphs: Sequence[Glyph], settings: LayoutSettings) -> list[Word]:
                     w_bottom = bottom
                 if w_size < script * em:
                     w_base, w_size, w_font = base, em, font  # the first letters were smaller (a mark)
-                last_text, last_x0 = text, x0
+                last_text, last_x0, last_em = text, x0, em
                 continue
             if (
                 text >= "\u0590"
@@ -145,7 +146,7 @@ def words(glyphs: Sequence[Glyph], settings: LayoutSettings) -> list[Word]:
                     w_top = top
                 if bottom > w_bottom:
                     w_bottom = bottom
-                last_text, last_x0 = text, x0
+                last_text, last_x0, last_em = text, x0, em
                 continue
             out.append(
                 Word("".join(text_parts), xs, w_x0, w_x1, w_top, w_bottom, w_base, w_size, w_font, w_space, w_seq)
@@ -163,10 +164,17 @@ def words(glyphs: Sequence[Glyph], settings: LayoutSettings) -> list[Word]:
         w_x0, w_x1, w_top, w_bottom, w_base, w_size, w_font, w_space, w_seq = (
             x0, x1, top, bottom, base, em, font, space, seq,
         )  # fmt: skip
-        last_text, last_x0 = text, x0
+        last_text, last_x0, last_em = text, x0, em
     if w_seq >= 0:
         out.append(Word("".join(text_parts), xs, w_x0, w_x1, w_top, w_bottom, w_base, w_size, w_font, w_space, w_seq))
     return out
+
+
+def _script_edge(em: float, last_em: float, gap: float, space_gap: float, script: float) -> bool:
+    """A glyph right after a sub- or superscript (or a script right after its base) with no gap to
+    speak of: a parser's space hint there is its own artefact of the baseline change, not a space."""
+    small, large = (em, last_em) if em < last_em else (last_em, em)
+    return small < script * large and gap <= space_gap * small
 
 
 def _split_width(xs: list[float], text: str, x0: float, x1: float) -> None:
