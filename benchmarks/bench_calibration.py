@@ -9,6 +9,7 @@ from typing import Any
 
 from benchmarks.calibration.build import MATCH, build
 from benchmarks.common import section
+from citeline.ingest.clean.lexicon import document_language
 from citeline.verify.match import ALTERED_MIN, FUZZY_THRESHOLD, locate
 
 THRESHOLDS = (70.0, 75.0, 80.0, 85.0, 90.0, 95.0)
@@ -24,7 +25,13 @@ def run() -> dict[str, Any]:
         misses: list[str] = []
         with section(f"calibration: threshold {threshold:g} on {len(pairs)} pairs"):
             for p in pairs:
-                accepted = locate(p["quote"], p["chunk"], threshold=threshold, altered_min=min(ALTERED_MIN, threshold))
+                accepted = locate(
+                    p["quote"],
+                    p["chunk"],
+                    threshold=threshold,
+                    altered_min=min(ALTERED_MIN, threshold),
+                    lang=document_language(p["chunk"]),  # as verify does: the document's language
+                )
                 positive = p["label"] == MATCH
                 tp += accepted.found and positive
                 fp += accepted.found and not positive

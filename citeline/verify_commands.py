@@ -15,13 +15,17 @@ from citeline.output import dumps
 @cli.command()
 @click.argument("chunk_ids", nargs=-1, required=True)
 @click.option("--markers", default=None, metavar="S1,S2,...", help="Marker names (default: S1..Sn).")
+@click.option(
+    "--allow-superseded", is_flag=True, help="Inject chunks of superseded or deleted versions too (refused otherwise)."
+)
 @click.option("--format", "fmt", type=click.Choice(["prompt", "json"]), default="prompt", show_default=True)
 @db_option
-def context(chunk_ids: tuple[str, ...], markers: str | None, fmt: str) -> None:
+def context(chunk_ids: tuple[str, ...], markers: str | None, allow_superseded: bool, fmt: str) -> None:
     """Record an injected set of chunks and print the prompt block for it.
 
     The context id it records is what `citeline verify --context ID` checks markers against:
-    an answer may only cite the markers injected here.
+    an answer may only cite the markers injected here. A chunk id given twice, or a chunk of a
+    superseded version (unless --allow-superseded), is refused.
 
     \b
     Example:
@@ -31,8 +35,7 @@ def context(chunk_ids: tuple[str, ...], markers: str | None, fmt: str) -> None:
     store = open_store()
     names = [m.strip() for m in markers.split(",")] if markers else None
     with errors_as_messages():
-        ctx = store.create_context(list(chunk_ids), markers=names)
-        chunks = [store.chunk(cid) for _, cid in ctx.sources]
+        ctx = store.create_context(list(chunk_ids), markers=names, allow_superseded=allow_superseded)
     if fmt == "json":
         payload = ctx.as_json()
         payload["chunks"] = [
@@ -44,18 +47,12 @@ def context(chunk_ids: tuple[str, ...], markers: str | None, fmt: str) -> None:
                 "pages": [c.page_start, c.page_end],
                 "text": c.text,
             }
-            for (mk, _), c in zip(ctx.sources, chunks, strict=True)
-            if c is not None
+            for (mk, _), c in zip(ctx.sources, ctx.chunks, strict=True)
         ]
+        payload["prompt"] = ctx.prompt
         click.echo(dumps(payload))
         return
-    click.echo(f"<!-- citeline context {ctx.context_id} -->")
-    for (mk, _), c in zip(ctx.sources, chunks, strict=True):
-        assert c is not None
-        pages = f"p. {c.page_start}" + (f"-{c.page_end}" if c.page_end != c.page_start else "") if c.page_start else ""
-        click.echo(f"[{mk}] {c.document_uri} (version {c.version_no}{', ' + pages if pages else ''})")
-        click.echo(c.text)
-        click.echo("")
+    click.echo(ctx.prompt)
 
 
 @cli.command()
@@ -85,6 +82,14 @@ def context(chunk_ids: tuple[str, ...], markers: str | None, fmt: str) -> None:
     default=None,
     help="Fuzzy acceptance score (default: calibrated).",
 )
+@click.option(
+    "--fail-on",
+    "fail_on",
+    metavar="FLAGS",
+    default="numeric_mismatch,negation_mismatch,missing_terms,stale_gone",
+    show_default=True,
+    help="Flags that make a verified citation fail (comma list, or none); strict and strip act on them.",
+)
 @click.option("--no-log", is_flag=True, help="Do not record this run in the store.")
 @db_option
 def verify(
@@ -95,6 +100,7 @@ def verify(
     output: str | None,
     check_sources: bool,
     threshold: float | None,
+    fail_on: str,
     no_log: bool,
 ) -> None:
     """Check the citations of an LLM answer against the store (deterministic, no model call).
@@ -103,6 +109,9 @@ def verify(
     "context": "<id>", "citations": [{"marker": "S1", "quote": "...", "claim": "...",
     "required_terms": [...]}]}. Without "citations", markers and quoted spans are parsed from the
     answer. Anthropic-style "content" blocks with citations are accepted too (see the README).
+
+    A citation passes when its quote is verified and no flag of --fail-on is set; --policy strict
+    exits 1 and --policy strip drops the sentence for any citation that does not pass.
 
     \b
     Example:
@@ -116,7 +125,7 @@ def verify(
     from citeline.verify.match import FUZZY_THRESHOLD
     from citeline.verify.parse import load_answer, parse_answer
     from citeline.verify.render import render_html, render_text
-    from citeline.verify.verify import Verifier
+    from citeline.verify.verify import Verifier, parse_fail_on
 
     try:
         if answer == "-":
@@ -129,6 +138,7 @@ def verify(
             data = load_answer(path)
             name = answer
         parsed = parse_answer(data, name=name)
+        failing = parse_fail_on(fail_on)
     except InputError as exc:
         raise CommandError(str(exc), EXIT_USAGE) from None
     options = VerifyOptions(
@@ -136,6 +146,7 @@ def verify(
         policy=policy,
         log=not no_log,
         fuzzy_threshold=FUZZY_THRESHOLD if threshold is None else threshold,
+        fail_on=failing,
     )
     store = open_store(migrate=not no_log)
     with errors_as_messages():
@@ -148,20 +159,41 @@ def verify(
             raise CommandError(f"{name}: {exc}" if not str(exc).startswith(name) else str(exc), EXIT_USAGE) from None
         except VerifyError as exc:
             raise CommandError(str(exc)) from None
-    if fmt == "json":
-        rendered = dumps(report.as_json())
-    elif fmt == "text":
-        rendered = render_text(report, color=output is None and sys.stdout.isatty())
-    else:
-        rendered = render_html(report, store)
-    if output:
-        Path(output).write_text(rendered + ("\n" if not rendered.endswith("\n") else ""), encoding="utf-8")
-        click.echo(
-            f"Report written to {output} ({report.summary()['verified']}/{len(report.citations)} verified).",
-            err=True,
-        )
-    else:
-        click.echo(rendered)
+    try:
+        target = open(output, "w", encoding="utf-8") if output else None  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise CommandError(f"Cannot write {output}: {exc.strerror or exc}", EXIT_USAGE) from None
+    try:
+        if options.log:
+            # the run is recorded with the output: if writing the report fails, so does the record
+            with errors_as_messages():
+                verifier.log(report)
+        if fmt == "json":
+            rendered = dumps(report.as_json())
+        elif fmt == "text":
+            rendered = render_text(report, color=output is None and sys.stdout.isatty())
+        else:
+            rendered = render_html(report, store)
+        if target is not None:
+            target.write(rendered + ("\n" if not rendered.endswith("\n") else ""))
+            target.close()
+            summary = report.summary()
+            click.echo(
+                f"Report written to {output} ({summary['passed']}/{len(report.citations)} passed, "
+                f"{summary['verified']} verified).",
+                err=True,
+            )
+        else:
+            click.echo(rendered)
+    except BaseException as exc:
+        if report.run_id is not None:
+            store.forget_verification(report.run_id)
+        if target is not None:
+            target.close()
+            Path(output).unlink(missing_ok=True)  # type: ignore[arg-type]
+        if isinstance(exc, OSError):
+            raise CommandError(f"Cannot write {output or 'the report'}: {exc.strerror or exc}") from None
+        raise
     if policy == "strip" and fmt != "json":
         click.echo("\n--- answer without failing sentences ---\n" + report.stripped_answer(), err=output is None)
     if policy == "strict" and report.failed:

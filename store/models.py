@@ -262,3 +262,4 @@ class VerificationResult(Base):
     status: Mapped[str] = mapped_column(String(32))
     flags: Mapped[str] = mapped_column(String(400))  # comma-separated
     score: Mapped[float | None] = mapped_column(Float)
+    passed: Mapped[bool | None] = mapped_column(Boolean)  # verified and no failing flag (null: before 0002)

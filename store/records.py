@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
@@ -162,6 +163,14 @@ class ContextInfo:
     context_id: str
     created_at: datetime
     sources: tuple[tuple[str, str], ...]  # (marker, chunk_id) in order
+    #: the injected chunks, by marker (filled by :meth:`Store.create_context`)
+    chunks: tuple[ChunkInfo, ...] = ()
+
+    @property
+    def prompt(self) -> str:
+        """The prompt block: each chunk's text under its marker, with where it comes from, and the
+        context id (what ``citeline verify --context`` checks an answer's markers against)."""
+        return prompt_block(self.context_id, [(mk, c) for (mk, _), c in zip(self.sources, self.chunks, strict=False)])
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -169,3 +178,17 @@ class ContextInfo:
             "created_at": self.created_at.isoformat(),
             "sources": dict(self.sources),
         }
+
+
+def prompt_block(context_id: str, chunks: Sequence[tuple[str, ChunkInfo]]) -> str:
+    """The text to put in a prompt for an injected set: a comment naming the context, then per chunk
+    ``[marker] document (version N, p. X-Y)`` and its text."""
+    out = [f"<!-- citeline context {context_id} -->"]
+    for mk, c in chunks:
+        pages = ""
+        if c.page_start:
+            pages = f", p. {c.page_start}" + (f"-{c.page_end}" if c.page_end != c.page_start else "")
+        out.append(f"[{mk}] {c.document_uri} (version {c.version_no}{pages})")
+        out.append(c.text)
+        out.append("")
+    return "\n".join(out)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, Engine, bindparam, func, insert, select
+from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
@@ -450,27 +450,52 @@ class Store:
 
     # ----------------------------------------------------------------- contexts
 
-    def create_context(self, chunk_ids: Sequence[str], *, markers: Sequence[str] | None = None) -> ContextInfo:
+    def create_context(
+        self,
+        chunk_ids: Sequence[str],
+        *,
+        markers: Sequence[str] | None = None,
+        allow_superseded: bool = False,
+    ) -> ContextInfo:
+        """Record an injected set (markers ``S1..Sn`` unless given) and return it with its prompt
+        block (:attr:`ContextInfo.prompt`). Refused: an empty set, a chunk id given twice, an id not
+        stored, and a chunk of a superseded or deleted version (an answer would cite outdated text)
+        unless ``allow_superseded``."""
         import secrets
 
         if not chunk_ids:
             raise QueryError("A context needs at least one chunk id")
+        twice = [c for c in dict.fromkeys(chunk_ids) if list(chunk_ids).count(c) > 1]
+        if twice:
+            raise QueryError(f"Chunk {twice[0]!r} is given twice")
         markers = list(markers) if markers is not None else [f"S{i}" for i in range(1, len(chunk_ids) + 1)]
         if len(markers) != len(chunk_ids):
             raise QueryError(f"{len(markers)} markers for {len(chunk_ids)} chunks")
         if len(set(markers)) != len(markers):
             raise QueryError("Markers must be distinct")
+        found = self.chunks(chunk_ids)
+        missing = [c for c in chunk_ids if c not in found]
+        if missing:
+            raise NotFound(f"Chunk {missing[0]!r} does not exist")
+        old = [c for c in chunk_ids if not found[c].is_current]
+        if old and not allow_superseded:
+            info = found[old[0]]
+            raise QueryError(
+                f"Chunk {old[0]!r} is from {info.document_uri!r} version {info.version_no}, which is not current "
+                "(use --allow-superseded to inject it anyway)"
+            )
         with db.transaction(self._sessions) as s:
-            found = set(s.scalars(select(m.Chunk.id).where(m.Chunk.id.in_(list(chunk_ids)))))
-            missing = [c for c in chunk_ids if c not in found]
-            if missing:
-                raise NotFound(f"Chunk {missing[0]!r} does not exist")
             ctx = m.Context(id="ctx_" + secrets.token_hex(8), created_at=m.utcnow())
             s.add(ctx)
             s.flush()
             for pos, (marker, cid) in enumerate(zip(markers, chunk_ids, strict=True)):
                 s.add(m.ContextSource(context_id=ctx.id, marker=marker, position=pos, chunk_id=cid))
-            return ContextInfo(ctx.id, ctx.created_at, tuple(zip(markers, chunk_ids, strict=True)))
+            return ContextInfo(
+                ctx.id,
+                ctx.created_at,
+                tuple(zip(markers, chunk_ids, strict=True)),
+                tuple(found[c] for c in chunk_ids),
+            )
 
     def context(self, context_id: str) -> ContextInfo:
         with self.session() as s:
@@ -493,9 +518,9 @@ class Store:
         context_id: str | None,
         policy: str,
         coverage: float | None,
-        results: Sequence[tuple[str, str | None, str, Sequence[str], float | None]],
+        results: Sequence[tuple[str, str | None, str, Sequence[str], float | None, bool]],
     ) -> int:
-        """Log one verify run: ``results`` are (marker, chunk_id, status, flags, score) in order."""
+        """Log one verify run: ``results`` are (marker, chunk_id, status, flags, score, passed) in order."""
         verified = sum(1 for r in results if r[2] in ("verified", "verified_fuzzy"))
         with db.transaction(self._sessions) as s:
             run = m.VerificationRun(
@@ -509,7 +534,7 @@ class Store:
             )
             s.add(run)
             s.flush()
-            for pos, (marker, cid, status, flags, score) in enumerate(results):
+            for pos, (marker, cid, status, flags, score, passed) in enumerate(results):
                 s.add(
                     m.VerificationResult(
                         run_id=run.id,
@@ -519,9 +544,16 @@ class Store:
                         status=status,
                         flags=",".join(flags)[:400],
                         score=score,
+                        passed=passed,
                     )
                 )
             return run.id
+
+    def forget_verification(self, run_id: int) -> None:
+        """Remove a logged run (its report could not be delivered)."""
+        with db.transaction(self._sessions) as s:
+            s.execute(delete(m.VerificationResult).where(m.VerificationResult.run_id == run_id))
+            s.execute(delete(m.VerificationRun).where(m.VerificationRun.id == run_id))
 
     # ----------------------------------------------------------------- SQL
 

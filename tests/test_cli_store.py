@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from citeline.cli import cli
+from citeline.migrations import HEAD
 from tests.conftest import CORPUS, PDF_FIXTURES, corpus_manifest
 
 
@@ -173,9 +174,16 @@ def test_db_commands(sqlite_url: str) -> None:
     assert "current: none (empty database)" in out
     code, out, _ = run("--db", sqlite_url, "db", "upgrade")
     assert code == 0
-    assert "is at revision 0001" in out
+    assert f"is at revision {HEAD}" in out
     code, out, _ = run("db", "current", "--db", sqlite_url)
-    assert "current: 0001" in out
+    assert f"current: {HEAD}" in out
+    code, out, _ = run("--db", sqlite_url, "db", "downgrade", "0001")
+    assert code == 0
+    assert "is at revision 0001" in out
+    # a read refuses a database behind this citeline, with the fix
+    code, _, err = run("--db", sqlite_url, "chunks")
+    assert code == 1
+    assert err.strip().endswith(f"is at schema revision 0001, this citeline expects {HEAD} (run: citeline db upgrade)")
 
 
 def test_extract_command_needs_no_database(tmp_path: Path) -> None:

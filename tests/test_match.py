@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from citeline.ingest.clean.lexicon import document_language
 from citeline.ingest.offsets import Normalized, Original
 from citeline.verify.fold import DASHES, QUOTES, fold
 from citeline.verify.match import _TOKEN, FUZZY_THRESHOLD, AlignmentMemo, classify, drift, locate, tokens
@@ -146,7 +147,8 @@ def test_calibration_set_precision_and_recall() -> None:
     pairs = build(seed=13)
     tp = fp = fn = 0
     for pair in pairs:
-        accepted = locate(pair["quote"], pair["chunk"]).found
+        # as verify calls it: with the lexicon of the document's language
+        accepted = locate(pair["quote"], pair["chunk"], lang=document_language(pair["chunk"])).found
         positive = pair["label"] == "match"
         tp += accepted and positive
         fp += accepted and not positive

@@ -143,9 +143,24 @@ def test_quote_across_a_page_break_skips_the_running_header_and_footer(store: St
     quote = "is covered in full without a deductible and without prior approval from the claims administrator"
     (c,) = check(store, [("without prior approval", quote)])
     assert c["status"] == "verified"
+    assert c["passed"] is True
     assert c["pages"] == [2, 3]
-    assert "Page 2 of 4" in c["text"]  # the raw range runs over the furniture...
-    assert [b["page"] for b in c["boxes"]] == [2, 3]  # ...the boxes do not
+    # the range encloses the footer and the header between the pages; the segments and the text
+    # leave them out, and so do the boxes
+    raw = store.raw_text(store.chunk(c["chunk_id"]).version_id)  # type: ignore[union-attr]
+    assert "Page 2 of 4" in raw[c["range"]["start"] : c["range"]["end"]]
+    first, second = c["segments"]
+    assert (first["page"], second["page"]) == (2, 3)
+    assert c["range"]["start"] == first["start"] < first["end"] < second["start"] < second["end"] == c["range"]["end"]
+    assert (
+        raw[first["start"] : first["end"]]
+        == "is covered in full without a deductible and without prior approval from the"
+    )
+    assert raw[second["start"] : second["end"]] == "claims administrator"
+    assert c["text"] == quote
+    assert "Page 2 of 4" not in c["text"]
+    assert "Northwind Benefits Handbook" not in c["text"]
+    assert [b["page"] for b in c["boxes"]] == [2, 3]
     assert_box_on_line(c["boxes"][0], line(18, 4))
     assert_box_on_line(c["boxes"][1], line(18, 5))
 
@@ -221,13 +236,15 @@ def test_a_long_running_verifier_starts_its_caches_over_with_the_same_results(
     verifier = verify_module.Verifier(store, VerifyOptions(log=False))
     verifier.verify(paper)
     first = verifier.verify(handbook).as_json()["citations"]
-    paper_version = verifier._chunk(paper.sources["S1"]).version_id  # type: ignore[union-attr,index]
-    assert paper_version in verifier._cache.version_chunks  # kept across answers
-    monkeypatch.setattr(verify_module, "CHUNK_CACHE", 2)
+    from citeline.verify import lookup as lookup_module
+
+    paper_version = verifier.lookup.chunk(paper.sources["S1"]).version_id  # type: ignore[union-attr,index]
+    assert paper_version in verifier.lookup._version_chunks  # kept across answers
+    monkeypatch.setattr(lookup_module, "CHUNK_CACHE", 2)
     again = verifier.verify(handbook).as_json()["citations"]
     assert again == first
     assert first[0]["status"] == "misattributed"
-    assert paper_version not in verifier._cache.version_chunks  # started over before this answer
+    assert paper_version not in verifier.lookup._version_chunks  # started over before this answer
 
 
 def test_invented_markers_unknown_chunks_and_short_quotes(store: Store) -> None:
@@ -282,12 +299,13 @@ def test_stale_version_reanchors_unchanged_quotes_and_reports_rewritten_ones(tmp
         unchanged = "Each site has a health and safety coordinator who keeps the first-aid kits stocked"
         removed = "Employees who work from home more than three days per week may claim a one-off allowance"
         cites = [(rewritten, rewritten), (unchanged, unchanged), (removed, removed)]
-        ctx = s.create_context([chunk_with(s, HANDBOOK, w).chunk_id for w, _ in cites])
+        # two of the quotes are in one chunk: a context refuses an id twice, explicit sources allow it
+        sources = {f"S{i}": chunk_with(s, HANDBOOK, w).chunk_id for i, (w, _) in enumerate(cites, 1)}
         shutil.copy(PDF_FIXTURES / "policy_handbook_v2.pdf", target)
         ingest(s, [docs], IngestOptions(workers=1))
         answer = {
             "answer": "One [S1]. Two [S2]. Three [S3].",
-            "context": ctx.context_id,
+            "sources": sources,
             "citations": [{"marker": f"S{i}", "quote": q} for i, (_, q) in enumerate(cites, 1)],
         }
         c = verify_answer(s, answer, options=VerifyOptions(log=False)).as_json()["citations"]

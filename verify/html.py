@@ -1,10 +1,11 @@
 """The self-contained HTML report: no network, no CDN, everything inline.
 
-The answer is shown with every citation marker coloured by status; a side panel lists the citations
-with reasons and scores, and under each the page(s) where the quote is, rendered to PNG (pypdfium2,
-from the file the version was ingested from, when it is still there unchanged) or, failing that,
-drawn from the stored line geometry, with the quote's boxes on top. Clicking a marker or a card
-scrolls to its highlight and flashes it. Everything from documents or answers is escaped.
+The answer is shown with every citation marker coloured by whether it passed (green), was found but
+flagged (amber) or failed (red); a side panel lists the citations with reasons and scores, and then
+every page a citation lands on, once, with the boxes of all the citations on it, rendered to PNG
+(pypdfium2, from the file the version was ingested from, when it is still there unchanged) or,
+failing that, drawn from the stored line geometry. Clicking a marker or a card scrolls to its
+highlight and flashes it. Everything from documents or answers is escaped.
 """
 
 from __future__ import annotations
@@ -17,13 +18,19 @@ from citeline.verify.pages import PageRenderer
 from citeline.verify.report import CitationResult, Report
 
 _STATUS_CLASS = {
-    "verified": "ok",
-    "verified_fuzzy": "fuzzy",
     "quote_altered": "warn",
     "misattributed": "warn",
     "too_short": "warn",
     "no_quote": "warn",
 }
+
+
+def _class(c: CitationResult) -> str:
+    """ok: passed; fuzzy: passed with character-level noise; warn: found but flagged, or close; fail."""
+    if c.passed:
+        return "ok" if c.status == "verified" else "fuzzy"
+    return "warn" if c.ok else _STATUS_CLASS.get(c.status, "fail")
+
 
 _CSS = """
 body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#1d2330;background:#f6f7f9}
@@ -94,14 +101,9 @@ class _Pages:
 
 
 def _figure(
-    pages: _Pages,
-    n: int,
-    version_id: int,
-    page: int,
-    boxes: list[dict[str, Any]],
-    label: str,
-    other: bool = False,
+    pages: _Pages, version_id: int, page: int, marks: list[tuple[int, dict[str, Any], bool]], label: str
 ) -> str:
+    """One page with the boxes of every citation on it: ``marks`` are (citation number, box, other)."""
     size = pages.size(version_id, page)
     if size is None:
         return ""
@@ -111,54 +113,64 @@ def _figure(
         f'data-box="{b["x0"]:.2f},{b["top"]:.2f},{b["x1"]:.2f},{b["bottom"]:.2f}" '
         f'style="left:{100 * b["x0"] / w:.4f}%;top:{100 * b["top"] / h:.4f}%;'
         f'width:{100 * (b["x1"] - b["x0"]) / w:.4f}%;height:{100 * (b["bottom"] - b["top"]) / h:.4f}%"></div>'
-        for b in boxes
-        if b["page"] == page
+        for n, b, other in marks
     )
+    cited = ", ".join(f"[{n}]" for n in dict.fromkeys(n for n, _, _ in marks))
     return (
-        f'<figure class="page" data-cite="{n}" data-page="{page}" data-width="{w:g}" data-height="{h:g}">'
+        f'<figure class="page" data-version="{version_id}" data-page="{page}" data-width="{w:g}" data-height="{h:g}">'
         f'<div class="sheet"><div class="pageimg {pages.css_class(version_id, page)}" role="img" '
         f'aria-label="page {page}" style="aspect-ratio:{w:g}/{h:g}"></div>{hls}</div>'
-        f"<figcaption>{_e(label)} — page {page}</figcaption></figure>"
+        f"<figcaption>{_e(label)} — page {page} · {_e(cited)}</figcaption></figure>"
     )
 
 
-def _card(pages: _Pages | None, n: int, c: CitationResult) -> str:
-    cls = _STATUS_CLASS.get(c.status, "fail")
-    out = [f'<div class="card" id="card-{n}" data-show="{n}" data-status="{_e(c.status)}">']
+def _places(n: int, c: CitationResult) -> list[tuple[int, str, list[int], list[dict[str, Any]], bool]]:
+    """Where a citation lands: (version id, label, pages, boxes, other) for the quote's location and
+    for where it really is (found_in) or is now (stale)."""
+    out = []
+    loc = c.location
+    if loc is not None and loc.version_id:
+        out.append((loc.version_id, f"{loc.document_uri} v{loc.version_no}", list(loc.pages), list(loc.boxes), False))
+    for extra in (c.found_in, c.stale if c.stale and c.stale.get("found") else None):
+        if extra and extra.get("version_id"):
+            doc = extra.get("document", {})
+            label = f"{doc.get('uri', '')} v{doc.get('version', '')}"
+            out.append(
+                (int(extra["version_id"]), label, list(extra.get("pages", [])), list(extra.get("boxes", [])), True)
+            )
+    return out
+
+
+def _pages_html(pages: _Pages, report: Report) -> str:
+    """Every page a citation lands on, once, in order of first mention, with all their boxes."""
+    by_page: dict[tuple[int, int], tuple[str, list[tuple[int, dict[str, Any], bool]]]] = {}
+    for n, c in enumerate(report.citations, start=1):
+        for version_id, label, page_numbers, boxes, other in _places(n, c):
+            for p in page_numbers:
+                entry = by_page.setdefault((version_id, p), (label, []))
+                entry[1].extend((n, b, other) for b in boxes if b["page"] == p)
+    return "".join(
+        _figure(pages, version_id, page, marks, label) for (version_id, page), (label, marks) in by_page.items()
+    )
+
+
+def _card(n: int, c: CitationResult) -> str:
+    cls = _class(c)
+    passed = str(c.passed).lower()
+    out = [f'<div class="card" id="card-{n}" data-show="{n}" data-status="{_e(c.status)}" data-passed="{passed}">']
     score = f" · {c.score:g}" if c.score is not None else ""
     flags = f" · {_e(', '.join(c.flags))}" if c.flags else ""
-    out.append(f'<h3><span class="{cls}">[{_e(c.marker)}] {_e(c.status)}</span>{score}{flags}</h3>')
+    verdict = "passed" if c.passed else "did not pass"
+    out.append(f'<h3><span class="{cls}">[{_e(c.marker)}] {_e(c.status)}</span> · {verdict}{score}{flags}</h3>')
     out.append(f'<div class="reason">{_e(c.reason)}</div>')
     if c.quote:
         out.append(f"<blockquote>{_e(c.quote)}</blockquote>")
     if c.drift:
         marked = _e(c.drift).replace("⟦", "<mark>").replace("⟧", "</mark>")
         out.append(f'<div class="drift">Source says: {marked}</div>')
-    if pages is not None:
-        loc = c.location
-        if loc is not None and loc.version_id:
-            label = f"{loc.document_uri} v{loc.version_no}"
-            for p in loc.pages:
-                out.append(_figure(pages, n, loc.version_id, p, list(loc.boxes), label))
-        for extra, text in (
-            (c.found_in, "really in"),
-            (c.stale if c.stale and c.stale.get("found") else None, "current version"),
-        ):
-            if extra and extra.get("version_id"):
-                doc = extra.get("document", {})
-                label = f"{text}: {doc.get('uri', '')} v{doc.get('version', '')}"
-                for p in extra.get("pages", []):
-                    out.append(
-                        _figure(
-                            pages,
-                            n,
-                            int(extra["version_id"]),
-                            p,
-                            list(extra.get("boxes", [])),
-                            label,
-                            other=True,
-                        )
-                    )
+    where = [f"{label}, page {', '.join(map(str, pp))}" for _, label, pp, _, _ in _places(n, c) if pp]
+    if where:
+        out.append(f'<div class="reason">On: {_e("; ".join(where))}</div>')
     out.append("</div>")
     return "".join(out)
 
@@ -172,7 +184,7 @@ def _answer_html(report: Report) -> str:
     for i, s in enumerate(report.sentences):
         uncited = " uncited" if s.asserting and not s.cited else ""
         cites = "".join(
-            f' <a class="cite {_STATUS_CLASS.get(report.citations[n - 1].status, "fail")}'
+            f' <a class="cite {_class(report.citations[n - 1])}'
             f'{" stale" if "stale_version" in report.citations[n - 1].flags else ""}" data-show="{n}" '
             f'href="#card-{n}" title="{_e(report.citations[n - 1].status)}">{n}</a>'
             for n in by_sentence.get(i, [])
@@ -184,7 +196,8 @@ def _answer_html(report: Report) -> str:
 def build_html(report: Report, store: Any = None) -> str:
     pages = _Pages(store) if store is not None else None
     try:
-        cards = "".join(_card(pages, n, c) for n, c in enumerate(report.citations, start=1))
+        cards = "".join(_card(n, c) for n, c in enumerate(report.citations, start=1))
+        figures = _pages_html(pages, report) if pages is not None else ""
         images = pages.stylesheet() if pages is not None else ""
     finally:
         if pages is not None:
@@ -197,9 +210,10 @@ def build_html(report: Report, store: Any = None) -> str:
         "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">"
         f"<title>citeline report</title><style>{_CSS}</style><style>{images}</style></head><body>"
         '<header><h1>citeline verification report</h1><div class="sum">'
-        f"{s['verified']} of {s['citations']} citations verified · "
+        f"{s['passed']} of {s['citations']} citations passed ({s['verified']} verified) · "
         f"coverage {s['coverage']:.0%} · {s['uncited']} uncited asserting sentence(s)</div></header>"
         f'<main><section class="answer"><h2>Answer</h2>{_answer_html(report)}</section>'
-        f'<section class="citations"><h2>Citations</h2>{cards}</section></main>'
+        f'<section class="citations"><h2>Citations</h2>{cards}'
+        f"{'<h2>Pages</h2>' + figures if figures else ''}</section></main>"
         f"<script>{_JS}</script></body></html>"
     )

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
+from citeline.ingest.clean import lexicon
 from citeline.ingest.offsets import Normalized
 from citeline.ingest.scripts import CJK_LETTERS
 from citeline.verify.fold import UNMAPPED, Folded, fold
@@ -62,7 +63,10 @@ _REF_MARKER = re.compile(r"^(?:\[\d+(?:\s*[,–-]\s*\d+)*\]|\(\d{1,3}\)|[⁰¹²
 _DIGITS = re.compile(r"\d+")
 _NUMBER = re.compile(r"^[$€£¥]?\d[\d.,:/%‰]*$")
 _OCR_TABLE = str.maketrans({"1": "l", "I": "l", "|": "l", "0": "o"})
-_ENDINGS = frozenset({"", "s", "es", "d", "ed", "ing", "ly", "er", "ers", "est", "'s", "’s"})
+_ENDINGS = frozenset(
+    {"", "s", "es", "d", "ed", "ing", "ly", "er", "ers", "est", "'s", "’s"}  # English
+    | {"e", "en", "em", "n", "r", "m"}  # German and French adjective and noun endings
+)
 _WORD_START = re.compile(rf"[{CJK_LETTERS}]|(?<![^\W_])[^\W_]|(?<!\S)[^\w\s]")
 _WORD_END = re.compile(rf"[{CJK_LETTERS}]|[^\W_](?![^\W_])|[^\w\s](?!\S)")
 _PUNCT = re.compile(r"^[^\w\s]$")
@@ -124,8 +128,9 @@ def _is_negation(word: str) -> bool:
 
 
 def _is_number(word: str) -> bool:
-    """A token that states a quantity ("90", "12.5", "2019", "four"); "1ong" (OCR for "long") is not one."""
-    return bool(_NUMBER.match(word)) or word in NUMBER_WORDS
+    """A token that states a quantity: it holds a digit ("90", "65th", "9130a", "1920s"), or is a
+    number word ("four")."""
+    return bool(_DIGITS.search(word)) or word in NUMBER_WORDS
 
 
 def ocr_normal(word: str) -> str:
@@ -155,14 +160,46 @@ def _wildcard_match(q: str, s: str) -> bool:
     return False
 
 
-def _classify_pair(q: str, s: str, vocabulary: frozenset[str]) -> Difference:
+#: A source word is a word of the language (so one letter off it is another word, not noise) when
+#: it is this common in the lexicon (Zipf scale; see :mod:`citeline.ingest.clean.lexicon`) and at
+#: least this long; shorter fragments ("th", "ou") are what OCR leaves of a word.
+REAL_WORD_ZIPF = 3.0
+REAL_WORD_LENGTH = 3
+
+
+def _real_word(word: str, lang: str) -> bool:
+    """A function word, or a word of ``lang`` at least :data:`REAL_WORD_LENGTH` long."""
+    if word in FUNCTION_WORDS:
+        return True
+    return len(word) >= REAL_WORD_LENGTH and lexicon.zipf(lang)(word) >= REAL_WORD_ZIPF
+
+
+def _classify_pair(q: str, s: str, vocabulary: frozenset[str], lang: str | None = None) -> Difference:
+    """What one quote word against one source word is. In order: digits that differ are a number
+    (unless one side has no digit and the two are one word under OCR confusions: "1ong" for "long");
+    OCR confusions and unmapped glyphs are typos; a negation against anything else is a negation;
+    with the lexicon of ``lang``, a one-character edit is noise unless the quote's word is a word of
+    its own (one the document uses, or a function word) and the source's word is a word of the
+    language too ("held" for "help", "then" for "than"), or the two are one word inflected; so "th"
+    for "the", "ou" for "you", "GU" for "GNU" are typos, whichever side has the noise; then the
+    document's own words and a similarity threshold decide."""
+    dq, ds = _DIGITS.findall(q), _DIGITS.findall(s)
+    if dq != ds:
+        if not (dq and ds) and ocr_normal(q) == ocr_normal(s):
+            return Difference("typo", q, s)  # an OCR letter for a digit (or back), not a number
+        return Difference("number", q, s)
     if ocr_normal(q) == ocr_normal(s) or _wildcard_match(q, s):
         return Difference("typo", q, s)  # OCR confusion, or an unmapped glyph standing for letters
     if _NUMBER.match(q) or _NUMBER.match(s) or (q in NUMBER_WORDS and s in NUMBER_WORDS):
-        return Difference("number", q, s)
+        return Difference("number", q, s)  # the same digits with another currency or unit
     if _is_negation(q) != _is_negation(s) or (_is_negation(q) and q != s):
         return Difference("negation", q, s)
     number_word = q in NUMBER_WORDS or s in NUMBER_WORDS
+    if lang is not None and Levenshtein.distance(q, s) == 1 and not number_word and max(len(q), len(s)) > 1:
+        known = q in vocabulary or q in FUNCTION_WORDS
+        if (known and _real_word(s, lang)) or (_inflected(q, s) and (known or s not in FUNCTION_WORDS)):
+            return Difference("substituted", q, s)  # one word for another ("thed" is no form of "the")
+        return Difference("typo", q, s)  # one character of noise in a word
     if q in vocabulary or q in FUNCTION_WORDS or q in NUMBER_WORDS or _inflected(q, s):
         return Difference("number" if number_word else "substituted", q, s)  # a real word, not a typo
     if min(len(q), len(s)) >= 4 and fuzz.ratio(q, s) >= TYPO_RATIO:
@@ -181,7 +218,9 @@ def _word_diffs(q: list[str], s: list[str]) -> list[Difference]:
     return diffs
 
 
-def _classify_block(q: list[str], s: list[str], vocabulary: frozenset[str]) -> list[Difference]:
+def _classify_block(
+    q: list[str], s: list[str], vocabulary: frozenset[str], lang: str | None = None
+) -> list[Difference]:
     """Differences within one run of non-matching tokens."""
     if "".join(q) == "".join(s):
         return [Difference("spacing", " ".join(q), " ".join(s))]
@@ -204,14 +243,23 @@ def _classify_block(q: list[str], s: list[str], vocabulary: frozenset[str]) -> l
             diffs.append(Difference("spacing", " ".join(q), " ".join(s)))
         return diffs
     if len(q) == len(s):
-        return diffs + [_classify_pair(a, b, vocabulary) for a, b in zip(q, s, strict=True)]
+        return diffs + [_classify_pair(a, b, vocabulary, lang) for a, b in zip(q, s, strict=True)]
     jq, js = "".join(q), "".join(s)
-    same_numbers = [w for w in q if _is_number(w)] == [w for w in s if _is_number(w)]
+    same_numbers = _DIGITS.findall(jq) == _DIGITS.findall(js) and [w for w in q if w in NUMBER_WORDS] == [
+        w for w in s if w in NUMBER_WORDS
+    ]
     close = ocr_normal(jq) == ocr_normal(js) or fuzz.ratio(jq, js) >= TYPO_RATIO
     if q and s and same_numbers and close and not any(map(_is_negation, q + s)):
         # broken spacing inside or between words ("fi nd", "thequick"), maybe with a typo
         return [*diffs, Difference("spacing", " ".join(q), " ".join(s))]
     return diffs + _word_diffs(q, s)
+
+
+#: Punctuation that changes a number next to it: a sign before it, a percent sign after it, a
+#: decimal or thousands mark between two digits.
+_SIGNS = frozenset("-—+±")
+_PERCENT = frozenset("%‰")
+_SEPARATORS = frozenset(".,:/")
 
 
 def classify(
@@ -220,16 +268,44 @@ def classify(
     vocabulary: frozenset[str] = frozenset(),
     *,
     blocks: list[tuple[int, int, int, int]] | None = None,
+    lang: str | None = None,
 ) -> list[Difference]:
     """Word-level differences between two folded token lists. Adjacent non-matching tokens are
     judged together, so "humanevaluation" against "human evaluation" is spacing, not a removal.
     ``vocabulary`` holds the document's own words: a quote word found there is a real word, so a
-    one-letter difference to it is a substitution, not a typo. ``blocks`` are the lists'
-    :func:`_blocks` when the caller has them already."""
+    one-letter difference to it is a substitution, not a typo; ``lang`` is the document's language,
+    whose lexicon tells words from noise. ``blocks`` are the lists' :func:`_blocks` when the caller
+    has them already. A punctuation difference that changes a number (a sign before it, a percent
+    sign after it, a decimal mark between its digits: "-3" for "3", "8.2" for "8,2") is a number
+    difference."""
     diffs: list[Difference] = []
     for qs, qe, ss, se in _blocks(quote_words, source_words) if blocks is None else blocks:
-        diffs.extend(_classify_block(quote_words[qs:qe], source_words[ss:se], vocabulary))
+        found = _classify_block(quote_words[qs:qe], source_words[ss:se], vocabulary, lang)
+        if any(d.kind == "punctuation" for d in found):
+            before = [quote_words[qs - 1] if qs else "", source_words[ss - 1] if ss else ""]
+            after = [
+                quote_words[qe] if qe < len(quote_words) else "",
+                source_words[se] if se < len(source_words) else "",
+            ]
+            digit_before = any(w[-1:].isdigit() for w in before)
+            digit_after = any(w[:1].isdigit() for w in after)
+            found = [d if d.kind != "punctuation" or not _changes_number(d, digit_before, digit_after) else
+                     Difference("number", d.quote, d.source) for d in found]  # fmt: skip
+        diffs.extend(found)
     return diffs
+
+
+def _changes_number(d: Difference, digit_before: bool, digit_after: bool) -> bool:
+    """A sign one side has and the other lacks, before a number that no digit precedes (after one it
+    is a range: "2019–2020"); a percent sign one side has, after a number; a separator that differs
+    between two digits."""
+    signs_q, signs_s = bool(set(d.quote) & _SIGNS), bool(set(d.source) & _SIGNS)
+    percent_q, percent_s = bool(set(d.quote) & _PERCENT), bool(set(d.source) & _PERCENT)
+    return bool(
+        (signs_q != signs_s and digit_after and not digit_before)
+        or (percent_q != percent_s and digit_before)
+        or (set(d.quote + d.source) & _SEPARATORS and digit_before and digit_after)
+    )
 
 
 def _blocks(quote_words: list[str], source_words: list[str]) -> list[tuple[int, int, int, int]]:
@@ -294,13 +370,14 @@ def locate(
     threshold: float = FUZZY_THRESHOLD,
     altered_min: float = ALTERED_MIN,
     memo: AlignmentMemo | None = None,
+    lang: str | None = None,
 ) -> Match:
     """Find ``quote`` in ``chunk_text``; spans are reported in ``chunk_text``'s own characters.
 
     ``folded_chunk`` and ``folded_quote`` are ``fold(chunk_text)`` and ``fold(quote).text`` when the
     caller has them already. ``vocabulary`` is the set of folded words of the document the chunk
     belongs to, or a function giving it (called only when a fuzzy match needs it); default: the
-    chunk's own words. See :func:`classify`.
+    chunk's own words. ``lang`` is the document's language (see :func:`classify`).
 
     ``memo`` keeps fuzzy alignments by the folded text around them, so a passage repeated in many
     chunks (overlapping chunks, boilerplate) is worked out once: give one memo to calls with the
@@ -325,7 +402,7 @@ def locate(
         slack = _slack(fq)
         base = max(0, rough.dest_start - slack)
         window = ft.text[max(0, base - 1) : min(len(ft.text), rough.dest_end + slack)]
-        key = (fq, window, base > 0, rough.dest_start - base, rough.dest_end - base, threshold, altered_min)
+        key = (fq, window, base > 0, rough.dest_start - base, rough.dest_end - base, threshold, altered_min, lang)
         known = memo.get(key)
         folded = None if known is None else _shifted(known, base)
     if folded is None:
@@ -333,7 +410,7 @@ def locate(
             s, e, _ = _best_span(fq, ft.text, rough.dest_start, rough.dest_end)
         else:  # the quote is longer than the chunk: at best the chunk is a part of it
             s, e = 0, len(ft.text)
-        folded = _classified(fq, ft, s, e, vocabulary, threshold, altered_min)
+        folded = _classified(fq, ft, s, e, vocabulary, threshold, altered_min, lang)
         if memo is not None and key is not None:
             memo[key] = _shifted(folded, -base)  # kept relative to the window
     if folded.kind == "none":
@@ -354,6 +431,7 @@ def _classified(
     vocabulary: frozenset[str] | Callable[[], frozenset[str]] | None,
     threshold: float,
     altered_min: float,
+    lang: str | None = None,
 ) -> Match:
     """The match of a folded quote against the folded span ``ft.text[s:e]``, edges trimmed and
     differences classified; offsets are still folded ones."""
@@ -368,7 +446,7 @@ def _classified(
         words = vocabulary()
     else:
         words = vocabulary
-    diffs = tuple(classify(quote_words, source_words, words, blocks=blocks))
+    diffs = tuple(classify(quote_words, source_words, words, blocks=blocks, lang=lang))
     kind = "fuzzy" if score >= threshold and all(d.noise for d in diffs) else "altered"
     return Match(kind, score, s, e, diffs)
 
@@ -420,8 +498,14 @@ def _find_word_aligned(haystack: str, needle: str) -> int:
 def drift(chunk_text: str, match: Match, quote: str, *, folded_quote: str | None = None) -> str:
     """The source's own text of a match, with the words that differ from the quote marked
     ⟦like this⟧ (noise such as typos and reference markers is not marked). ``folded_quote`` is
-    ``fold(quote).text`` when the caller has it."""
-    source = chunk_text[match.start : match.end]
+    ``fold(quote).text`` when the caller has it. The source text is taken whole words: a match that
+    starts or ends inside a word shows all of it."""
+    start, end = match.start, match.end
+    while start > 0 and chunk_text[start - 1].isalnum() and chunk_text[start].isalnum():
+        start -= 1
+    while end < len(chunk_text) and chunk_text[end].isalnum() and chunk_text[end - 1].isalnum():
+        end += 1
+    source = chunk_text[start:end]
     folded = fold(source)
     found = list(_token_re(folded.text).finditer(folded.text))
     source_words = [m.group() for m in found]

@@ -7,6 +7,7 @@ text at its positions), so a highlight can always be shown.
 
 from __future__ import annotations
 
+import functools
 import io
 from typing import Any
 
@@ -17,6 +18,29 @@ from citeline.ingest.extract.model import Box
 RENDER_SCALE = 1.5
 HIGHLIGHT = (255, 200, 0, 90)
 HIGHLIGHT_EDGE = (230, 150, 0, 255)
+
+
+#: Fonts tried for drawing a page from stored geometry, in order (wide Unicode coverage: §, €, ß,
+#: Cyrillic, Greek); Pillow's own default font when none is installed.
+FONT_FILES = (
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
+    "/Library/Fonts/Arial Unicode.ttf",
+    "C:/Windows/Fonts/arial.ttf",
+)
+
+
+@functools.cache
+def _font(size: int) -> Any:
+    from PIL import ImageFont
+
+    for path in FONT_FILES:
+        try:
+            return ImageFont.truetype(path, size)
+        except OSError:
+            continue
+    return ImageFont.load_default(size)
 
 
 class PageRenderer:
@@ -62,12 +86,11 @@ class PageRenderer:
         draw = ImageDraw.Draw(img)
         raw = self.store.raw_text(version_id)
         for ln in self.store.geometry(version_id).lines_on(page):
-            draw.text(
-                (ln.xs[0] * self.scale, ln.top * self.scale),
-                raw[ln.raw_start : ln.raw_end],
-                fill="black",
-                font_size=max(6, (ln.bottom - ln.top) * self.scale * 0.8),
-            )
+            # every code point at its own left edge, so a box drawn over it covers its glyph
+            font = _font(max(6, round((ln.bottom - ln.top) * self.scale * 0.8)))
+            for k, ch in enumerate(raw[ln.raw_start : ln.raw_end]):
+                if not ch.isspace():
+                    draw.text((ln.xs[2 * k] * self.scale, ln.top * self.scale), ch, fill="black", font=font)
         return img
 
     def png(self, version_id: int, page: int, boxes: list[Box] | None = None) -> bytes:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,28 @@ class CitationInput:
     chunk_start: int | None = None  # Anthropic char_location indices into the cited document
     chunk_end: int | None = None
     pages: tuple[int, int] | None = None  # Anthropic page_location (start, end), 1-based inclusive
+    #: a marker list after one quote (``"…" [S1][S2]``): the quote may be in any of them
+    alternatives: tuple[str, ...] = ()
+    #: the claim came from the answer's clause around the quote, not from the answer document
+    claim_from_answer: bool = False
+
+    @property
+    def markers(self) -> tuple[str, ...]:
+        """The markers the quote may be found under, the first one first."""
+        return (self.marker, *(m for m in self.alternatives if m != self.marker))
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    """A quoted span of an answer sentence and the markers that cite it (see :func:`pair`).
+
+    Offsets are in the sentence text. ``clause`` is the span of the claim the quote supports: from
+    the end of the previous pairing (or the sentence start) to this one's marker."""
+
+    markers: tuple[str, ...]
+    quote: str | None
+    quote_span: tuple[int, int] | None
+    clause: tuple[int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,9 +110,18 @@ def _type_error(name: str, key: str, expected: str, value: Any) -> InputError:
 
 
 def split_sentences(answer: str) -> list[Sentence]:
+    """The answer's sentences. A sentence end inside a quoted span ("… 90 days" [S1]) is none: the
+    quote, and the sentence around it, go on."""
     out: list[Sentence] = []
     for para in re.finditer(r"[^\n]+(?:\n(?!\s*\n)[^\n]+)*", answer):
+        quoted = [m.span() for m in _QUOTED.finditer(answer, para.start(), para.end())]
+        pending: int | None = None  # start of a sentence whose end fell inside a quote
         for s, e in sentences(answer, para.start(), para.end()):
+            if pending is not None:
+                s, pending = pending, None
+            if any(qs < e < qe for qs, qe in quoted):
+                pending = s
+                continue
             # markers right after the full stop ("... 90 days. [S1]") belong to the sentence before
             trailing = _TRAILING_MARKERS.match(answer, e, para.end())
             if trailing:
@@ -102,6 +134,10 @@ def split_sentences(answer: str) -> list[Sentence]:
                 continue
             text = answer[s:e]
             out.append(Sentence(text, s, e, tuple(markers_in(text))))
+        if pending is not None:
+            e = para.end()
+            text = answer[pending:e]
+            out.append(Sentence(text, pending, e, tuple(markers_in(text))))
     return out
 
 
@@ -114,8 +150,98 @@ def markers_in(text: str) -> list[str]:
     return found
 
 
-def quotes_in(text: str) -> list[str]:
-    return [next(g for g in m.groups() if g is not None).strip() for m in _QUOTED.finditer(text)]
+def marker_key(marker: str) -> str:
+    """What decides whether two markers are the same: brackets and case dropped, and ``S`` before a
+    number too, so ``[S1]``, ``S1``, ``s1`` and ``1`` are one marker (answers often drop the prefix
+    the prompt used). The one place this is decided."""
+    m = marker.strip().strip("[]【】").strip()
+    if m[:1] in "Ss" and m[1:].isdigit():
+        m = m[1:]
+    return m.casefold()
+
+
+def resolve_marker(marker: str, names: Iterable[str]) -> str | None:
+    """The name among ``names`` (injected markers) that ``marker`` is the same marker as."""
+    key = marker_key(marker)
+    exact = None
+    for name in names:
+        if name == marker:
+            return name
+        if exact is None and marker_key(name) == key:
+            exact = name
+    return exact
+
+
+# marker groups: markers with only spaces, commas, semicolons, "and" or "&" between them are one
+# list ("[S1][S2]", "[S1], [S2]", "[S1] and [S2]")
+_GROUP_GAP = re.compile(r"\s*(?:[,;&]|\band\b|\bund\b|\bet\b)?\s*")
+
+
+def _marker_groups(text: str) -> list[tuple[int, int, tuple[str, ...]]]:
+    groups: list[tuple[int, int, list[str]]] = []
+    for m in _BRACKET.finditer(text):
+        found = [t for t in re.split(r"\s*[,;]\s*", m.group(1) or m.group(2)) if t]
+        if groups and _GROUP_GAP.fullmatch(text, groups[-1][1], m.start()):
+            start, _, names = groups[-1]
+            groups[-1] = (start, m.end(), names + [t for t in found if t not in names])
+        else:
+            groups.append((m.start(), m.end(), found))
+    return [(s, e, tuple(names)) for s, e, names in groups]
+
+
+def pair(text: str) -> list[Pairing]:
+    """Which quoted span of a sentence goes with which markers. The rules, in order, for each quote:
+
+    1. the marker list that follows it, before the next quote (``"A" [S1] and "B" [S2]``);
+    2. else the marker list just before it, after the previous quote (``[S1] says "A"``);
+    3. else the first marker list after it, then the last one before it (``"A" and "B" [S1]``:
+       both quotes cite S1).
+
+    A marker list (``[S1][S2]``, ``[S1, S2]``, ``[S1] and [S2]``) means the quote may be in any of
+    them. Each marker of a list no quote went to is a citation without a quote. Never every quote
+    with every marker. The result is in the order of the sentence."""
+    quotes = [
+        (m.start(), m.end(), next(g for g in m.groups() if g is not None).strip()) for m in _QUOTED.finditer(text)
+    ]
+    groups = _marker_groups(text)
+    out: list[tuple[int, int, Pairing]] = []  # (span start, span end, pairing)
+    used: set[int] = set()
+    for i, (qs, qe, quote) in enumerate(quotes):
+        next_q = quotes[i + 1][0] if i + 1 < len(quotes) else len(text)
+        prev_q = quotes[i - 1][1] if i > 0 else 0
+        choice = next((k for k, g in enumerate(groups) if qe <= g[0] < next_q), None)
+        if choice is None:
+            choice = next(
+                (k for k in range(len(groups) - 1, -1, -1) if prev_q <= groups[k][0] and groups[k][1] <= qs), None
+            )
+        if choice is None:
+            choice = next((k for k, g in enumerate(groups) if g[0] >= qe), None)
+        if choice is None:
+            choice = next((k for k in range(len(groups) - 1, -1, -1) if groups[k][1] <= qs), None)
+        if choice is None:
+            continue  # a quote nothing cites
+        used.add(choice)
+        gs, ge, names = groups[choice]
+        out.append((min(qs, gs), max(qe, ge), Pairing(names, quote, (qs, qe), (0, 0))))
+    for k, (gs, ge, names) in enumerate(groups):
+        if k not in used:  # each marker of a list no quote went to cites without a quote
+            out.extend((gs, ge, Pairing((name,), None, None, (0, 0))) for name in names)
+    out.sort(key=lambda t: (t[0], t[1]))
+    result: list[Pairing] = []
+    clause_start = 0
+    for start, end, p in out:
+        # a pairing that starts before the previous one ended (two quotes citing one marker list)
+        # shares its clause start
+        begin = clause_start if start >= clause_start else min(start, clause_start)
+        result.append(Pairing(p.markers, p.quote, p.quote_span, (begin, end)))
+        clause_start = max(clause_start, end)
+    return result
+
+
+def clause_text(sentence: str, pairing: Pairing) -> str:
+    """The claim a pairing's quote supports: its clause, markers dropped, spaces collapsed."""
+    s, e = pairing.clause
+    return _strip_markers(sentence[s:e]).strip(" ,;:–—-")
 
 
 def parse_answer(data: dict[str, Any], *, name: str = "answer") -> AnswerInput:
@@ -142,10 +268,17 @@ def parse_answer(data: dict[str, Any], *, name: str = "answer") -> AnswerInput:
     citations: list[CitationInput] = []
     if raw_citations is None:
         for i, sent in enumerate(sents):
-            quotes: list[str | None] = [*quotes_in(sent.text)] or [None]
-            for marker in sent.markers:
-                for q in quotes:
-                    citations.append(CitationInput(marker, q, claim=_strip_markers(sent.text), sentence=i))
+            for p in pair(sent.text):
+                citations.append(
+                    CitationInput(
+                        p.markers[0],
+                        p.quote,
+                        claim=clause_text(sent.text, p) or None,
+                        sentence=i,
+                        alternatives=p.markers[1:],
+                        claim_from_answer=True,
+                    )
+                )
     else:
         if not isinstance(raw_citations, list):
             raise _type_error(name, "citations", "a list", raw_citations)
@@ -177,14 +310,34 @@ def _citation(item: Any, n: int, name: str, sents: list[Sentence], seen: dict[st
     if not isinstance(terms, list) or not all(isinstance(t, str) for t in terms):
         raise InputError(f"{name}: {where}.required_terms must be a list of strings")
     marker = marker.strip().strip("[]【】")
-    # the sentence this citation belongs to: the one quoting it, else the k-th sentence carrying
-    # the marker for the marker's k-th citation
-    carrying = [i for i, s in enumerate(sents) if marker in s.markers or marker.lstrip("Ss") in s.markers]
-    quoting = [i for i in carrying if quote is not None and quote in sents[i].text]
-    k = seen.get(marker, 0)
-    seen[marker] = k + 1
-    sentence = quoting[0] if quoting else carrying[min(k, len(carrying) - 1)] if carrying else None
-    return CitationInput(marker, quote, claim, tuple(terms), sentence)
+    # the sentence (and clause) this citation belongs to: where the answer pairs this quote with this
+    # marker, else the k-th sentence carrying the marker for the marker's k-th citation
+    key = marker_key(marker)
+    carrying = [i for i, s in enumerate(sents) if any(marker_key(m) == key for m in s.markers)]
+    k = seen.get(key, 0)
+    seen[key] = k + 1
+    sentence, found = None, None
+    if quote is not None:
+        folded = _loose(quote)
+        for i in carrying or range(len(sents)):
+            for p in pair(sents[i].text):
+                if p.quote is not None and _loose(p.quote) == folded and any(marker_key(m) == key for m in p.markers):
+                    sentence, found = i, p
+                    break
+            if found is not None:
+                break
+    if sentence is None and carrying:
+        sentence = carrying[min(k, len(carrying) - 1)]
+    from_answer = False
+    if claim is None and found is not None and sentence is not None:
+        claim = clause_text(sents[sentence].text, found) or None
+        from_answer = claim is not None
+    return CitationInput(marker, quote, claim, tuple(terms), sentence, claim_from_answer=from_answer)
+
+
+def _loose(text: str) -> str:
+    """A quote compared loosely: quote marks, ellipses, case and spacing do not matter."""
+    return re.sub(r"[\W_]+", " ", text.casefold()).strip()
 
 
 def _strip_markers(text: str) -> str:
@@ -216,7 +369,7 @@ def _parse_blocks(data: dict[str, Any], name: str) -> AnswerInput:
         else:
             raise InputError(f"{name}: documents[{i}] must be a chunk id or an object with 'chunk_id' or 'document'")
     parts: list[str] = []
-    pending: list[tuple[int, dict[str, Any], int]] = []  # (block offset, citation, block number)
+    pending: list[tuple[int, int, dict[str, Any], int]] = []  # (block start, end, citation, block number)
     pos = 0
     for b, block in enumerate(blocks):
         if not isinstance(block, dict) or block.get("type", "text") != "text" or not isinstance(block.get("text"), str):
@@ -225,13 +378,13 @@ def _parse_blocks(data: dict[str, Any], name: str) -> AnswerInput:
         for c in block.get("citations") or []:
             if not isinstance(c, dict):
                 raise InputError(f"{name}: content[{b}].citations entries must be objects")
-            pending.append((pos + len(text), c, b))
+            pending.append((pos, pos + len(text), c, b))
         parts.append(text)
         pos += len(text)
     answer = "".join(parts)
     sents = split_sentences(answer)
     citations: list[CitationInput] = []
-    for end, c, b in pending:
+    for start_block, end, c, b in pending:
         idx = c.get("document_index")
         if not isinstance(idx, int):
             raise InputError(f"{name}: content[{b}] citation needs an integer document_index")
@@ -239,7 +392,9 @@ def _parse_blocks(data: dict[str, Any], name: str) -> AnswerInput:
         if not isinstance(quote, str) or not quote.strip():
             raise InputError(f"{name}: content[{b}] citation cited_text is empty")
         sentence = next((i for i, s in enumerate(sents) if s.start < end <= s.end), len(sents) - 1 if sents else None)
-        claim = _strip_markers(sents[sentence].text) if sentence is not None and sents else None
+        # the API attaches a citation to the text block it supports: that block is the claim (the
+        # pairing is explicit, as a marker after its quote is in a parsed answer)
+        claim = _strip_markers(answer[start_block:end]) or None
         start, stop = c.get("start_char_index"), c.get("end_char_index")
         pages = None
         if c.get("type") == "page_location":
@@ -256,6 +411,7 @@ def _parse_blocks(data: dict[str, Any], name: str) -> AnswerInput:
                 start if isinstance(start, int) else None,
                 stop if isinstance(stop, int) else None,
                 pages,
+                claim_from_answer=claim is not None,
             )
         )
     return AnswerInput(

@@ -9,13 +9,23 @@ import click
 from citeline.verify.report import CitationResult, Report
 
 _COLOURS = {
-    "verified": "green",
-    "verified_fuzzy": "green",
     "quote_altered": "yellow",
     "misattributed": "yellow",
     "too_short": "yellow",
     "no_quote": "yellow",
 }
+
+
+def colour(c: CitationResult) -> str:
+    """Green for a citation that passed, yellow for one found but flagged (or close), red otherwise."""
+    if c.passed:
+        return "green"
+    return "yellow" if c.ok else _COLOURS.get(c.status, "red")
+
+
+def _one_line(text: str, limit: int = 160) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rsplit(" ", 1)[0] + "…"
 
 
 def _where(c: CitationResult) -> str:
@@ -30,7 +40,7 @@ def render_text(report: Report, *, color: bool = False) -> str:
     """One line per citation with its status and the reason, then coverage."""
     lines = []
     for n, c in enumerate(report.citations, start=1):
-        mark = "✓" if c.ok else "✗"
+        mark = "✓" if c.passed else "✗"
         head = f"{mark} {n:>2} [{c.marker}] {c.status}"
         if c.score is not None:
             head += f" ({c.score:g})"
@@ -38,21 +48,20 @@ def render_text(report: Report, *, color: bool = False) -> str:
             head += " +" + ",".join(c.flags)
         line = f"{head}  {_where(c)}  {c.reason}".rstrip()
         if c.drift:
-            line += f"\n        source says: {c.drift}"
+            line += f"\n        source says: {_one_line(c.drift)}"
         if c.found_in:
             where = c.found_in.get("marker") or c.found_in.get("chunk_id")
-            line += f"\n        found in {where}: {str(c.found_in.get('text', ''))[:120]}"
+            line += f"\n        found in {where}: {_one_line(str(c.found_in.get('text', '')))}"
         if c.stale:
             if c.stale.get("found"):
                 rng, now = c.stale["range"], c.stale["current_version"]
                 line += f"\n        stale: still in current version {now} at [{rng['start']}:{rng['end']}]"
             else:
                 line += f"\n        stale: not found in current version {c.stale.get('current_version')}"
-        colour = _COLOURS.get(c.status, "red")
-        lines.append(click.style(line, fg=colour) if color else line)
+        lines.append(click.style(line, fg=colour(c)) if color else line)
     s = report.summary()
     lines.append("")
-    lines.append(f"{s['verified']}/{s['citations']} citations verified; ")
+    lines.append(f"{s['passed']}/{s['citations']} citations passed ({s['verified']} verified); ")
     lines[-1] += f"coverage {s['coverage']:.0%} of asserting sentences cited"
     for text in (x.text for x in report.sentences if x.asserting and not x.cited):
         lines.append(f"  uncited: {text}")

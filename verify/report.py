@@ -6,11 +6,11 @@ The JSON form is documented in the README and in ``verify/schema/report.schema.j
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
-#: Statuses that count as verified.
-VERIFIED = ("verified", "verified_fuzzy")
-STATUSES = (
+#: What a citation is: found (verified, verified_fuzzy), found but changed or elsewhere
+#: (quote_altered, misattributed), not found, or not checkable (the rest).
+Status = Literal[
     "verified",
     "verified_fuzzy",
     "quote_altered",
@@ -20,8 +20,24 @@ STATUSES = (
     "no_quote",
     "fabricated_marker",
     "unknown_chunk",
-)
-FLAGS = ("numeric_mismatch", "negation_mismatch", "missing_terms", "stale_version", "source_changed")
+]
+#: What else is off about a citation, whatever its status.
+Flag = Literal[
+    "numeric_mismatch",
+    "negation_mismatch",
+    "missing_terms",
+    "stale_version",
+    "stale_gone",
+    "location_mismatch",
+    "source_changed",
+]
+STATUSES: tuple[Status, ...] = get_args(Status)
+FLAGS: tuple[Flag, ...] = get_args(Flag)
+#: Statuses that count as verified.
+VERIFIED: tuple[Status, ...] = ("verified", "verified_fuzzy")
+#: Flags that make a verified citation fail by default (``--fail-on``): what the claim says differs
+#: from the evidence, or the cited passage is gone from the document's current version.
+DEFAULT_FAIL_ON: frozenset[Flag] = frozenset({"numeric_mismatch", "negation_mismatch", "missing_terms", "stale_gone"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,17 +54,26 @@ class Location:
     pages: tuple[int, ...]
     boxes: tuple[dict[str, float | int], ...]
     version_id: int = 0  # internal: which stored version (for rendering pages)
+    #: the raw ranges the text comes from, furniture between them left out (a quote crossing a page
+    #: break skips the running footer and header): ``{"start", "end", "page"}``
+    segments: tuple[dict[str, int], ...] = ()
+
+    def range_json(self) -> dict[str, int]:
+        return {"start": self.start, "end": self.end}
+
+    def segments_json(self) -> list[dict[str, int]]:
+        return [dict(s) for s in self.segments]
 
 
 @dataclass
 class CitationResult:
     marker: str
     chunk_id: str | None
-    status: str
+    status: Status
     quote: str | None
     claim: str | None = None
     score: float | None = None
-    flags: list[str] = field(default_factory=list)
+    flags: list[Flag] = field(default_factory=list)
     reason: str = ""
     location: Location | None = None  # where the quote is (verified) or where it drifted (altered)
     document: dict[str, Any] | None = None  # the cited chunk's document version
@@ -57,10 +82,19 @@ class CitationResult:
     drift: str | None = None
     differences: list[dict[str, str]] = field(default_factory=list)
     sentence: int | None = None
+    #: the markers a marker list offered for this quote (``"…" [S1][S2]``), when there were several
+    markers: tuple[str, ...] = ()
+    #: verified and no failing flag (see :data:`DEFAULT_FAIL_ON`); set by the verifier
+    passed: bool = False
 
     @property
     def ok(self) -> bool:
+        """Found where it is cited (verified or verified_fuzzy), whatever its flags."""
         return self.status in VERIFIED
+
+    def judge(self, fail_on: frozenset[Flag]) -> None:
+        """Set :attr:`passed`: found, and no flag of ``fail_on`` set."""
+        self.passed = self.ok and not (set(self.flags) & fail_on)
 
     def as_json(self) -> dict[str, Any]:
         loc = self.location
@@ -68,18 +102,22 @@ class CitationResult:
             "marker": self.marker,
             "chunk_id": self.chunk_id,
             "status": self.status,
+            "passed": self.passed,
             "score": self.score,
             "flags": list(self.flags),
             "reason": self.reason,
             "quote": self.quote,
             "claim": self.claim,
             "document": self.document,
-            "range": {"start": loc.start, "end": loc.end} if loc and self.ok else None,
+            "range": loc.range_json() if loc and self.ok else None,
+            "segments": loc.segments_json() if loc and self.ok else [],
             "text": loc.text if loc and self.ok else None,
             "pages": list(loc.pages) if loc and self.ok else [],
             "boxes": list(loc.boxes) if loc and self.ok else [],
             "stale": self.stale,
         }
+        if len(self.markers) > 1:
+            out["markers"] = list(self.markers)
         if self.found_in is not None:
             out["found_in"] = self.found_in
         if self.drift is not None:
@@ -124,7 +162,8 @@ class Report:
 
     @property
     def failed(self) -> list[CitationResult]:
-        return [c for c in self.citations if not c.ok]
+        """Citations that did not pass: not found where cited, or found with a failing flag."""
+        return [c for c in self.citations if not c.passed]
 
     @property
     def coverage(self) -> float:
@@ -132,7 +171,7 @@ class Report:
         return 1.0 if not asserting else round(sum(1 for s in asserting if s.cited) / len(asserting), 4)
 
     def stripped_answer(self) -> str:
-        """The answer with every sentence that carries a failing citation removed."""
+        """The answer with every sentence that carries a citation that did not pass removed."""
         bad = {c.sentence for c in self.failed if c.sentence is not None}
         out, pos = [], 0
         for i, s in enumerate(self.sentences):
@@ -156,6 +195,7 @@ class Report:
         return {
             "citations": len(self.citations),
             "verified": sum(1 for c in self.citations if c.ok),
+            "passed": sum(1 for c in self.citations if c.passed),
             "failed": len(self.failed),
             "by_status": {k: v for k, v in by_status.items() if v},
             "flags": {k: v for k, v in flags.items() if v},

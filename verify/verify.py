@@ -1,12 +1,22 @@
 """``verify_answer``: check every citation of an answer against the store, deterministically.
 
-For each citation, in order: the marker must be one that was injected (``fabricated_marker``) and
-name a stored chunk (``unknown_chunk``); the quote must be long enough to mean something
-(``too_short``); then it is looked up in the cited chunk (``verified``, ``verified_fuzzy``), in the
-other injected chunks and elsewhere in the same document (``misattributed``), and finally reported as
-``quote_altered`` (close, with the drift shown) or ``quote_not_found``. Flags add what else is off:
-numbers, negation, required terms, a superseded version (with the quote re-anchored in the current
-one), a source file that changed on disk.
+For each citation, in order (:meth:`Verifier.check`):
+
+1. **target**: the marker must be one that was injected (``fabricated_marker``) and name a stored
+   chunk (``unknown_chunk``); a marker list offers several chunks;
+2. **gates**: there must be a quote (``no_quote``), long enough to mean something (``too_short``;
+   each part of an elided quote, ``"A … B"``, on its own);
+3. **search**: the quote is looked up in the cited chunk(s) (``verified``, ``verified_fuzzy``), then
+   in the other injected chunks and elsewhere in the same document (``misattributed``), and else
+   reported ``quote_altered`` (close, with the drift shown) or ``quote_not_found``;
+4. **flags**: numbers and negation of the claim (the clause around the quote) against the evidence,
+   required terms, a superseded version (with the quote re-anchored in the current one, and
+   ``stale_gone`` when it is not there), a location that disagrees with the one the answer gave, a
+   source file changed on disk.
+
+A citation *passes* when it is verified and none of the failing flags is set
+(:data:`citeline.verify.report.DEFAULT_FAIL_ON`, ``--fail-on``). What is read from the store, and kept,
+is the business of :class:`citeline.verify.lookup.Lookup`.
 """
 
 from __future__ import annotations
@@ -23,17 +33,25 @@ from typing import Any
 from rapidfuzz import fuzz, process
 
 from citeline.ingest.extract.files import sha256_file
-from citeline.ingest.extract.model import Geometry
 from citeline.ingest.offsets import Normalized, Original
 from citeline.store.errors import NotFound
-from citeline.store.records import ChunkInfo, PageInfo, VersionInfo
+from citeline.store.records import ChunkInfo, VersionInfo
 from citeline.store.store import Store
 from citeline.verify.coverage import is_asserting
 from citeline.verify.errors import InputError
-from citeline.verify.fold import Folded, fold
+from citeline.verify.fold import fold
+from citeline.verify.lookup import Lookup
 from citeline.verify.match import ALTERED_MIN, FUZZY_THRESHOLD, NEGATIONS, AlignmentMemo, Match, drift, locate, tokens
-from citeline.verify.parse import AnswerInput, CitationInput, load_answer, parse_answer
-from citeline.verify.report import CitationResult, Location, Report, SentenceResult
+from citeline.verify.parse import AnswerInput, CitationInput, load_answer, parse_answer, resolve_marker
+from citeline.verify.report import (
+    DEFAULT_FAIL_ON,
+    FLAGS,
+    CitationResult,
+    Flag,
+    Location,
+    Report,
+    SentenceResult,
+)
 
 #: A quote shorter than this (characters, after folding) or with fewer words matches too easily.
 MIN_QUOTE_CHARS = 20
@@ -43,16 +61,12 @@ MIN_QUOTE_WORDS = 4
 SCREEN_CANDIDATES = 3
 #: ... after dropping chunks holding less than this share of the quote's words (of three letters or more).
 SCREEN_WORD_SHARE = 0.6
-#: Chunks whose raw characters and line geometry are kept for resolving quotes (the least recently
-#: used are dropped beyond this; a chunk's are a few KB).
-SOURCE_CACHE = 1024
-#: Chunks (with their folded texts and words) kept across answers; beyond this the caches start over
-#: before the next answer, so a long-running ``citeline serve`` does not grow with the corpus.
-CHUNK_CACHE = 100_000
 POLICIES = ("annotate", "strict", "strip")
 
-_DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+_NUMBER = re.compile(r"(?<![\d.,])\d+(?:[.,]\d+)*(?![\d])")
 _WORDS = re.compile(r"[^\W_]+")
+#: An ellipsis in a quote: the model left something out.
+_ELLIPSIS = re.compile(r"\s*(?:…|\.\s?\.\s?\.)\s*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,213 +78,88 @@ class VerifyOptions:
     check_sources: bool = False
     policy: str = "annotate"
     log: bool = True
+    #: flags that make a verified citation fail (see :data:`DEFAULT_FAIL_ON`)
+    fail_on: frozenset[Flag] = DEFAULT_FAIL_ON
+
+
+def parse_fail_on(value: str) -> frozenset[Flag]:
+    """``--fail-on`` as a set of flags: a comma list, ``none`` for none."""
+    names = [v.strip() for v in value.split(",") if v.strip()]
+    if names == ["none"]:
+        return frozenset()
+    unknown = [n for n in names if n not in FLAGS]
+    if unknown:
+        raise InputError(f"--fail-on: unknown flag {unknown[0]!r} (flags: {', '.join(FLAGS)}, or none)")
+    return frozenset(n for n in FLAGS if n in names)
 
 
 @dataclass
-class _Cache:
-    """Lookups of immutable things (chunks and versions never change once stored), kept across
-    answers. Which version is current is looked up fresh every time."""
+class _Target:
+    """What a citation points at: the chunks its markers name (one, or several for a marker list),
+    or a whole document version (an Anthropic document)."""
 
-    chunks: dict[str, ChunkInfo | None] = field(default_factory=dict)
-    folded: dict[str, Folded] = field(default_factory=dict)
-    versions: dict[int, VersionInfo] = field(default_factory=dict)
-    version_chunks: dict[int, list[ChunkInfo]] = field(default_factory=dict)
-    vocabulary: dict[int, frozenset[str]] = field(default_factory=dict)
-    chunk_words: dict[str, frozenset[str]] = field(default_factory=dict)
-    sources: dict[str, tuple[str, Geometry]] = field(default_factory=dict)
-    pages: dict[int, list[PageInfo]] = field(default_factory=dict)
+    markers: list[str]  # resolved marker per candidate chunk, in the order they are tried
+    chunks: list[ChunkInfo]
+    version: VersionInfo
+    by_chunk: dict[str, str] = field(default_factory=dict)  # chunk id -> marker
 
 
 class Verifier:
-    """Verifies answers against one store; reusable across answers, and its caches of chunks,
-    versions and folded texts (immutable once stored) are kept across them."""
+    """Verifies answers against one store; reusable across answers (its :class:`Lookup` keeps chunks,
+    versions and folded texts, which never change once stored)."""
 
     def __init__(self, store: Store, options: VerifyOptions = VerifyOptions()) -> None:
         if options.policy not in POLICIES:
             raise InputError(f"policy must be one of {', '.join(POLICIES)}, not {options.policy!r}")
         self.store = store
         self.options = options
-        self._cache = _Cache()
+        self.lookup = Lookup(store)
         # alignments worked out for the citation being checked, per document version (a passage
         # repeated in several chunks is aligned once); emptied for every citation
         self._memos: dict[int, AlignmentMemo] = {}
-
-    # ------------------------------------------------------------------ lookups
-
-    def _chunk(self, chunk_id: str) -> ChunkInfo | None:
-        self._prefetch([chunk_id])
-        return self._cache.chunks[chunk_id]
-
-    def _prefetch(self, chunk_ids: Iterable[str]) -> None:
-        """Load the uncached among ``chunk_ids`` in one query: a citation looks at its whole
-        injected set (the other chunks, for a misattributed quote)."""
-        missing = [cid for cid in chunk_ids if cid not in self._cache.chunks]
-        if missing:
-            found = self.store.chunks(missing)
-            for cid in missing:
-                self._cache.chunks[cid] = found.get(cid)
-
-    def _folded(self, chunk: ChunkInfo) -> Folded:
-        if chunk.chunk_id not in self._cache.folded:
-            self._cache.folded[chunk.chunk_id] = fold(chunk.text)
-        return self._cache.folded[chunk.chunk_id]
-
-    def _version(self, version_id: int) -> VersionInfo:
-        if version_id not in self._cache.versions:
-            self._cache.versions[version_id] = self.store.version(version_id)
-        return self._cache.versions[version_id]
-
-    def _version_chunks(self, version_id: int) -> list[ChunkInfo]:
-        if version_id not in self._cache.version_chunks:
-            chunks = self.store.chunks_of_version(version_id)
-            self._cache.version_chunks[version_id] = chunks
-            for c in chunks:
-                self._cache.chunks.setdefault(c.chunk_id, c)
-        return self._cache.version_chunks[version_id]
-
-    def _chunk_words(self, chunk: ChunkInfo) -> frozenset[str]:
-        words = self._cache.chunk_words.get(chunk.chunk_id)
-        if words is None:
-            words = self._cache.chunk_words[chunk.chunk_id] = frozenset(tokens(self._folded(chunk).text))
-        return words
-
-    def _vocabulary(self, version_id: int) -> frozenset[str]:
-        """The folded words of a whole document version: a quote word found there is a real word,
-        so a one-letter difference to it is a substitution, not a typo."""
-        if version_id not in self._cache.vocabulary:
-            words: set[str] = set()
-            for c in self._version_chunks(version_id):
-                words.update(self._chunk_words(c))
-            self._cache.vocabulary[version_id] = frozenset(words)
-        return self._cache.vocabulary[version_id]
-
-    def _locate(self, quote: str, chunk: ChunkInfo, seen: dict[str, Match], *, found_only: bool = False) -> Match:
-        """``locate`` in one chunk; ``seen`` holds this quote's matches by chunk id, so no chunk is
-        aligned twice for one quote. With ``found_only`` a near miss is not worked out (reported
-        not found), for searches where only a verified match counts."""
-        m = seen.get(chunk.chunk_id)
-        if m is None:
-            memo = self._memos.setdefault(chunk.version_id, {})
-            m = seen[chunk.chunk_id] = locate(
-                quote,
-                chunk.text,
-                folded_chunk=self._folded(chunk),
-                folded_quote=_folded_quote(quote),
-                vocabulary=lambda: self._vocabulary(chunk.version_id),
-                threshold=self.options.fuzzy_threshold,
-                altered_min=self.options.fuzzy_threshold if found_only else self.options.altered_min,
-                memo=memo,
-            )
-        return m
-
-    def _best_in(
-        self,
-        quote: str,
-        chunks: Iterable[ChunkInfo],
-        seen: dict[str, Match] | None = None,
-        *,
-        elsewhere: bool = False,
-    ) -> tuple[ChunkInfo, Match] | None:
-        """The best place for a quote among chunks: an exact match first, then the best fuzzy one.
-
-        Chunks are screened in C first (a substring test on the folded texts, then rapidfuzz's
-        ``partial_ratio`` over all of them), so only a few candidates get the full alignment: a
-        failing citation can search a whole document quickly. ``elsewhere`` is a search outside the
-        cited chunk (a misattributed quote, a stale one re-anchored), where a near miss is not
-        reported: pools of a few chunks are screened too, and no near miss is worked out."""
-        pool = list(chunks)
-        if not pool:
-            return None
-        if elsewhere and seen is not None:
-            raise ValueError("a search elsewhere keeps its own matches")
-        seen = {} if seen is None else seen
-        folded_quote = _folded_quote(quote)
-        texts = [self._folded(c).text for c in pool]
-        for c, text in zip(pool, texts, strict=True):
-            if folded_quote in text:
-                m = self._locate(quote, c, seen, found_only=elsewhere)
-                if m.kind == "exact":
-                    return c, m
-        if elsewhere or len(pool) > SCREEN_CANDIDATES:
-            # a fuzzy match keeps most of the quote's words: drop chunks that lack them (set
-            # lookups), then rank the rest by partial_ratio (in C)
-            words = {w for w in tokens(folded_quote) if len(w) > 2}
-            if words:
-                need = SCREEN_WORD_SHARE * len(words)
-                keep = [i for i, c in enumerate(pool) if len(words & self._chunk_words(c)) >= need]
-                pool, texts = [pool[i] for i in keep], [texts[i] for i in keep]
-            screened = process.extract(
-                folded_quote,
-                texts,
-                scorer=fuzz.partial_ratio,
-                limit=SCREEN_CANDIDATES,
-                score_cutoff=self.options.fuzzy_threshold - 5,
-            )
-            pool = [pool[index] for _, _, index in screened]
-        best: tuple[ChunkInfo, Match] | None = None
-        for c in pool:
-            m = self._locate(quote, c, seen, found_only=elsewhere)
-            if m.kind == "fuzzy" and (best is None or m.score > best[1].score):
-                best = (c, m)
-        return best
-
-    def _source(self, chunk: ChunkInfo) -> tuple[str, Geometry]:
-        """The raw characters of a chunk's span and the geometry of its lines: all that resolving a
-        quote in it needs (loading a whole version's would cost a cold document tens of ms)."""
-        data = self._cache.sources.pop(chunk.chunk_id, None)
-        if data is None:
-            data = self.store.source(chunk.version_id, Original(chunk.raw_start, chunk.raw_end))
-            if len(self._cache.sources) >= SOURCE_CACHE:
-                self._cache.sources.pop(next(iter(self._cache.sources)))
-        self._cache.sources[chunk.chunk_id] = data  # most recently used last
-        return data
-
-    def _pages(self, version_id: int) -> list[PageInfo]:
-        if version_id not in self._cache.pages:
-            self._cache.pages[version_id] = self.store.pages(version_id)
-        return self._cache.pages[version_id]
-
-    def _resolve(self, chunk: ChunkInfo, match: Match) -> Location:
-        version = self._version(chunk.version_id)
-        raw, geometry = self._source(chunk)
-        clean = Normalized(match.start, match.end)
-        raw_range = chunk.map.to_original(clean)
-        boxes = geometry.boxes(chunk.map.source_spans(clean), raw, raw_start=chunk.raw_start)
-        pages = sorted({b.page for b in boxes}) or [
-            p.page_no
-            for p in self._pages(chunk.version_id)
-            if p.raw_start < raw_range.end and raw_range.start < p.raw_end
-        ]
-        return Location(
-            document_uri=version.document_uri,
-            version_no=version.version_no,
-            content_sha256=version.content_sha256,
-            current=version.is_current,
-            start=raw_range.start,
-            end=raw_range.end,
-            text=raw[raw_range.start - chunk.raw_start : raw_range.end - chunk.raw_start],
-            pages=tuple(pages),
-            boxes=tuple(b.as_dict() for b in boxes),
-            version_id=chunk.version_id,
-        )
-
-    @staticmethod
-    def _document(version: VersionInfo) -> dict[str, Any]:
-        return {
-            "uri": version.document_uri,
-            "version": version.version_no,
-            "content_hash": f"sha256:{version.content_sha256}",
-            "current": version.is_current,
-        }
 
     # ------------------------------------------------------------------ one citation
 
     def check(
         self, cit: CitationInput, injected: dict[str, str], doc_refs: dict[str, dict[str, Any]]
     ) -> CitationResult:
+        """Target, gates, search, flags; then whether the citation passes."""
         self._memos = {}
-        marker = _resolve_marker(cit.marker, injected, doc_refs)
-        if marker is None:
+        result = self._judged(cit, injected, doc_refs)
+        result.judge(self.options.fail_on)
+        return result
+
+    def _judged(
+        self, cit: CitationInput, injected: dict[str, str], doc_refs: dict[str, dict[str, Any]]
+    ) -> CitationResult:
+        target = self._target(cit, injected, doc_refs)
+        if isinstance(target, CitationResult):
+            return target
+        first = target.chunks[0] if target.chunks else None
+        result = CitationResult(
+            target.markers[0] if target.markers else cit.marker,
+            first.chunk_id if first else None,
+            "quote_not_found",
+            cit.quote,
+            cit.claim,
+            document=_document_json(target.version),
+            sentence=cit.sentence,
+            markers=cit.markers,
+        )
+        gate = self._gate(cit)
+        if gate is not None:
+            result.status, result.reason = gate
+            return result
+        evidence = self._search(cit, result, target, injected)
+        self._flags(result, cit, target, evidence)
+        return result
+
+    def _target(
+        self, cit: CitationInput, injected: dict[str, str], doc_refs: dict[str, dict[str, Any]]
+    ) -> _Target | CitationResult:
+        resolved = [m for m in (resolve_marker(mk, [*injected, *doc_refs]) for mk in cit.markers) if m is not None]
+        resolved = list(dict.fromkeys(resolved))
+        if not resolved:
             return CitationResult(
                 cit.marker,
                 None,
@@ -279,11 +168,13 @@ class Verifier:
                 cit.claim,
                 reason=f"marker {cit.marker!r} was not in the injected set",
                 sentence=cit.sentence,
+                markers=cit.markers,
             )
+        marker = resolved[0]
         if marker in doc_refs:
-            candidates, version = self._document_ref(doc_refs[marker])
+            ref = doc_refs[marker]
+            candidates, version = self._document_ref(ref)
             if version is None:
-                ref = doc_refs[marker]
                 return CitationResult(
                     marker,
                     None,
@@ -301,177 +192,348 @@ class Verifier:
                     if c.page_start is not None and c.page_start <= last and first <= (c.page_end or 0)
                 ]
                 candidates = on_pages + [c for c in candidates if c not in on_pages]
-            chunk = candidates[0] if candidates else None
-        else:
-            self._prefetch(injected.values())
-            chunk = self._chunk(injected[marker])
-            candidates = [chunk] if chunk else []
-            if chunk is None:
-                return CitationResult(
-                    marker,
-                    injected[marker],
-                    "unknown_chunk",
-                    cit.quote,
-                    cit.claim,
-                    reason=f"chunk {injected[marker]!r} is not in the store",
-                    sentence=cit.sentence,
-                )
-            version = self._version(chunk.version_id)
-        result = CitationResult(
-            marker,
-            chunk.chunk_id if chunk else None,
-            "quote_not_found",
-            cit.quote,
-            cit.claim,
-            document=self._document(version),
-            sentence=cit.sentence,
-        )
-        if cit.quote is None:
-            result.status, result.reason = (
-                "no_quote",
-                "the sentence cites this marker but quotes nothing to check",
-            )
-            return result
-        folded = _folded_quote(cit.quote)
-        words = len(_WORDS.findall(folded))
-        if len(folded) < self.options.min_chars or words < self.options.min_words:
-            result.status = "too_short"
-            result.reason = (
-                f"quote has {len(folded)} characters and {words} words; "
-                f"at least {self.options.min_chars} and {self.options.min_words} are needed"
-            )
-            return result
+            return _Target([marker] * len(candidates), candidates, version, {c.chunk_id: marker for c in candidates})
+        self.lookup.prefetch(injected.values())
+        chunks: list[ChunkInfo] = []
+        markers: list[str] = []
+        for mk in resolved:
+            if mk not in injected:
+                continue
+            c = self.lookup.chunk(injected[mk])
+            if c is None:
+                if not chunks and mk == marker:
+                    return CitationResult(
+                        marker,
+                        injected[marker],
+                        "unknown_chunk",
+                        cit.quote,
+                        cit.claim,
+                        reason=f"chunk {injected[marker]!r} is not in the store",
+                        sentence=cit.sentence,
+                        markers=cit.markers,
+                    )
+                continue
+            if c.chunk_id not in {x.chunk_id for x in chunks}:
+                chunks.append(c)
+                markers.append(mk)
+        version = self.lookup.version(chunks[0].version_id)
+        return _Target(markers, chunks, version, dict(zip([c.chunk_id for c in chunks], markers, strict=True)))
 
+    def _gate(self, cit: CitationInput) -> tuple[Any, str] | None:
+        """``(status, reason)`` when the quote cannot be checked: none given, or too short to mean
+        anything (each part of an elided quote on its own)."""
+        if cit.quote is None:
+            return "no_quote", "the sentence cites this marker but quotes nothing to check"
+        for part in quote_parts(cit.quote):
+            folded = _folded_quote(part)
+            words = len(_WORDS.findall(folded))
+            if len(folded) < self.options.min_chars or words < self.options.min_words:
+                what = "quote" if part == cit.quote.strip() else f"the quoted part {part!r}"
+                return "too_short", (
+                    f"{what} has {len(folded)} characters and {words} words; "
+                    f"at least {self.options.min_chars} and {self.options.min_words} are needed"
+                )
+        return None
+
+    def _search(
+        self, cit: CitationInput, result: CitationResult, target: _Target, injected: dict[str, str]
+    ) -> tuple[ChunkInfo, list[Match]] | None:
+        """Set the result's status, location and reason; return where the quote was found (the
+        evidence for the flags), or ``None``."""
+        assert cit.quote is not None
+        quote = cit.quote
+        parts = quote_parts(quote)
         seen: dict[str, Match] = {}
-        hit = self._at_given_indices(cit, chunk) or self._best_in(cit.quote, candidates, seen)
+        hit = None
+        if len(parts) == 1:
+            hit = self._at_given_indices(cit, target, parts[0]) or self._best_in(parts[0], target.chunks, seen)
+        else:
+            hit = self._elided(parts, target.chunks)
+        if hit is not None:
+            c, matches = hit
+            best = min(matches, key=lambda m: m.score)
+            result.marker = target.by_chunk.get(c.chunk_id, result.marker)
+            result.chunk_id = c.chunk_id
+            result.status = "verified" if all(m.kind == "exact" for m in matches) else "verified_fuzzy"
+            result.score = best.score
+            result.location = self._resolve(c, matches)
+            differences = [d for m in matches for d in m.differences]
+            result.reason = (
+                "exact after folding" if result.status == "verified" else "fuzzy: " + _noise_summary(differences)
+            )
+            if len(matches) > 1:
+                result.reason += f" ({len(matches)} parts, in order)"
+            if differences:
+                result.differences = [d.as_json() for d in differences]
+            return c, matches
+        elsewhere = self._misattributed(
+            parts[0] if len(parts) == 1 else quote, target, injected, searched=[c.chunk_id for c in target.chunks]
+        )
         altered: tuple[ChunkInfo, Match] | None = None
-        if hit is None:
-            for c in candidates:
-                m = self._locate(cit.quote, c, seen)
+        if elsewhere is None and len(parts) == 1:
+            for c in target.chunks:
+                m = self._locate(parts[0], c, seen)
                 if m.kind == "altered" and (altered is None or m.score > altered[1].score):
                     altered = (c, m)
-        if hit is not None:
-            c, m = hit
+        if elsewhere is not None:
+            result.status = "misattributed"
+            result.found_in = elsewhere
+            where = (
+                f"injected source {elsewhere['marker']}" if elsewhere["marker"] else f"chunk {elsewhere['chunk_id']}"
+            )
+            result.reason = f"found in {where}, not in the cited chunk"
+        elif altered is not None:
+            c, m = altered
+            result.marker = target.by_chunk.get(c.chunk_id, result.marker)
             result.chunk_id = c.chunk_id
-            result.status = "verified" if m.kind == "exact" else "verified_fuzzy"
+            result.status = "quote_altered"
             result.score = m.score
-            result.location = self._resolve(c, m)
-            result.reason = "exact after folding" if m.kind == "exact" else "fuzzy: " + _noise_summary(m)
-            if m.differences:
-                result.differences = [d.as_json() for d in m.differences]
-            self._evidence_flags(result, cit, c, m)
+            result.location = self._resolve(c, [m])
+            result.drift = drift(c.text, m, parts[0], folded_quote=_folded_quote(parts[0]))
+            result.differences = [d.as_json() for d in m.differences]
+            result.reason = "closest passage differs: " + ", ".join(
+                f"{d.kind} {d.quote!r}->{d.source!r}" for d in m.differences if not d.noise
+            )
+            if m.numeric_mismatch:
+                result.flags.append("numeric_mismatch")
+            if m.negation_mismatch:
+                result.flags.append("negation_mismatch")
         else:
-            elsewhere = self._misattributed(cit.quote, marker, chunk, injected, searched=seen.keys())
-            if elsewhere is not None:
-                result.status = "misattributed"
-                result.found_in = elsewhere
-                where = (
-                    f"injected source {elsewhere['marker']}"
-                    if elsewhere["marker"]
-                    else f"chunk {elsewhere['chunk_id']}"
-                )
-                result.reason = f"found in {where}, not in the cited chunk"
-            elif altered is not None:
-                c, m = altered
-                result.status = "quote_altered"
-                result.score = m.score
-                result.location = self._resolve(c, m)
-                result.drift = drift(c.text, m, cit.quote, folded_quote=_folded_quote(cit.quote))
-                result.differences = [d.as_json() for d in m.differences]
-                result.reason = "closest passage differs: " + ", ".join(
-                    f"{d.kind} {d.quote!r}->{d.source!r}" for d in m.differences if not d.noise
-                )
-                if m.numeric_mismatch:
-                    result.flags.append("numeric_mismatch")
-                if m.negation_mismatch:
-                    result.flags.append("negation_mismatch")
-            else:
-                result.reason = "not found in the cited chunk, the other injected chunks or the rest of the document"
-        if chunk is not None and not version.is_current:
+            where = "the cited chunk" if len(target.chunks) == 1 else "the cited chunks"
+            result.reason = f"not found in {where}, the other injected chunks or the rest of the document"
+        return None
+
+    def _flags(
+        self,
+        result: CitationResult,
+        cit: CitationInput,
+        target: _Target,
+        evidence: tuple[ChunkInfo, list[Match]] | None,
+    ) -> None:
+        if evidence is not None:
+            self._evidence_flags(result, cit, *evidence)
+            self._location_flags(result, cit, *evidence)
+        if not target.version.is_current and target.chunks:
             result.flags.append("stale_version")
-            result.stale = self._reanchor(cit.quote, version)
+            assert cit.quote is not None
+            result.stale = self._reanchor(cit.quote, target.version)
+            if not result.stale.get("found"):
+                result.flags.append("stale_gone")
         if self.options.check_sources:
-            self._check_source(result, version)
-        return result
+            self._check_source(result, target.version)
+
+    # ------------------------------------------------------------------ searching
+
+    def _locate(self, quote: str, chunk: ChunkInfo, seen: dict[str, Match], *, found_only: bool = False) -> Match:
+        """``locate`` in one chunk; ``seen`` holds this quote's matches by chunk id, so no chunk is
+        aligned twice for one quote. With ``found_only`` a near miss is not worked out (reported
+        not found), for searches where only a verified match counts."""
+        m = seen.get(chunk.chunk_id)
+        if m is None:
+            memo = self._memos.setdefault(chunk.version_id, {})
+            m = seen[chunk.chunk_id] = locate(
+                quote,
+                chunk.text,
+                folded_chunk=self.lookup.folded(chunk),
+                folded_quote=_folded_quote(quote),
+                vocabulary=lambda: self.lookup.vocabulary(chunk.version_id),
+                threshold=self.options.fuzzy_threshold,
+                altered_min=self.options.fuzzy_threshold if found_only else self.options.altered_min,
+                memo=memo,
+                lang=self.lookup.language(chunk.version_id),
+            )
+        return m
+
+    def _best_in(
+        self,
+        quote: str,
+        chunks: Iterable[ChunkInfo],
+        seen: dict[str, Match] | None = None,
+        *,
+        elsewhere: bool = False,
+    ) -> tuple[ChunkInfo, list[Match]] | None:
+        """The best place for a quote among chunks: an exact match first, then the best fuzzy one.
+
+        Chunks are screened in C first (a substring test on the folded texts, then rapidfuzz's
+        ``partial_ratio`` over all of them), so only a few candidates get the full alignment: a
+        failing citation can search a whole document quickly. ``elsewhere`` is a search outside the
+        cited chunk (a misattributed quote, a stale one re-anchored), where a near miss is not
+        reported: pools of a few chunks are screened too, and no near miss is worked out."""
+        pool = list(chunks)
+        if not pool:
+            return None
+        seen = {} if seen is None else seen
+        folded_quote = _folded_quote(quote)
+        texts = [self.lookup.folded(c).text for c in pool]
+        for c, text in zip(pool, texts, strict=True):
+            if folded_quote in text:
+                m = self._locate(quote, c, seen, found_only=elsewhere)
+                if m.kind == "exact":
+                    return c, [m]
+        if elsewhere or len(pool) > SCREEN_CANDIDATES:
+            # a fuzzy match keeps most of the quote's words: drop chunks that lack them (set
+            # lookups), then rank the rest by partial_ratio (in C)
+            words = {w for w in tokens(folded_quote) if len(w) > 2}
+            if words:
+                need = SCREEN_WORD_SHARE * len(words)
+                keep = [i for i, c in enumerate(pool) if len(words & self.lookup.chunk_words(c)) >= need]
+                pool, texts = [pool[i] for i in keep], [texts[i] for i in keep]
+            screened = process.extract(
+                folded_quote,
+                texts,
+                scorer=fuzz.partial_ratio,
+                limit=SCREEN_CANDIDATES,
+                score_cutoff=self.options.fuzzy_threshold - 5,
+            )
+            pool = [pool[index] for _, _, index in screened]
+        best: tuple[ChunkInfo, Match] | None = None
+        for c in pool:
+            m = self._locate(quote, c, seen, found_only=elsewhere)
+            if m.kind == "fuzzy" and (best is None or m.score > best[1].score):
+                best = (c, m)
+        return (best[0], [best[1]]) if best is not None else None
+
+    def _elided(self, parts: list[str], chunks: list[ChunkInfo]) -> tuple[ChunkInfo, list[Match]] | None:
+        """An elided quote (``"A … B"``): every part found, in order, in the same chunk."""
+        for c in chunks:
+            text, matches, pos = c.text, [], 0
+            for part in parts:
+                m = locate(
+                    part,
+                    text[pos:],
+                    vocabulary=functools.partial(self.lookup.vocabulary, c.version_id),
+                    threshold=self.options.fuzzy_threshold,
+                    altered_min=self.options.fuzzy_threshold,
+                    lang=self.lookup.language(c.version_id),
+                )
+                if not m.found:
+                    break
+                matches.append(Match(m.kind, m.score, m.start + pos, m.end + pos, m.differences))
+                pos += m.end
+            else:
+                return c, matches
+        return None
 
     @staticmethod
-    def _at_given_indices(cit: CitationInput, chunk: ChunkInfo | None) -> tuple[ChunkInfo, Match] | None:
+    def _at_given_indices(cit: CitationInput, target: _Target, quote: str) -> tuple[ChunkInfo, list[Match]] | None:
         """An Anthropic ``char_location`` names where the quote is in the cited chunk: take it when the
         characters there fold to the quote (otherwise the quote is searched for as usual)."""
         s, e = cit.chunk_start, cit.chunk_end
-        if chunk is None or cit.quote is None or s is None or e is None or not 0 <= s < e <= len(chunk.text):
+        chunk = target.chunks[0] if target.chunks else None
+        if chunk is None or s is None or e is None or not 0 <= s < e <= len(chunk.text):
             return None
-        if fold(chunk.text[s:e]).text != _folded_quote(cit.quote):
+        if fold(chunk.text[s:e]).text != _folded_quote(quote):
             return None
-        return chunk, Match("exact", 100.0, s, e)
+        return chunk, [Match("exact", 100.0, s, e)]
 
     def _document_ref(self, ref: dict[str, Any]) -> tuple[list[ChunkInfo], VersionInfo | None]:
         uri, number = ref["document"], ref.get("version")
         try:
             info = self.store.document(uri)
-        except Exception:  # NotFound
+        except NotFound:
             return [], None
         version = next((v for v in info.versions if (v.version_no == number if number else v.is_current)), None)
         if version is None:
             return [], None
-        self._cache.versions[version.version_id] = version
-        return self._version_chunks(version.version_id), version
+        self.lookup.remember_version(version)
+        return self.lookup.version_chunks(version.version_id), version
 
     def _misattributed(
-        self,
-        quote: str,
-        marker: str,
-        cited: ChunkInfo | None,
-        injected: dict[str, str],
-        *,
-        searched: Iterable[str] = (),
+        self, quote: str, target: _Target, injected: dict[str, str], *, searched: Iterable[str] = ()
     ) -> dict[str, Any] | None:
-        """Where else the quote is: in another injected chunk, or elsewhere in the cited chunk's
-        document. ``searched`` are chunks the quote was not found in already (the cited one, injected
+        """Where else the quote is: in another injected chunk, or elsewhere in the cited chunks'
+        document. ``searched`` are chunks the quote was not found in already (a cited one, injected
         again under another marker, is not searched twice)."""
         skip = set(searched)
         others = {
             mk: c
             for mk, cid in injected.items()
-            if mk != marker and cid not in skip and (c := self._chunk(cid)) is not None
+            if mk not in target.markers and cid not in skip and (c := self.lookup.chunk(cid)) is not None
         }
         hit = self._best_in(quote, others.values(), elsewhere=True)
         if hit is not None:
-            return {"marker": next(mk for mk, x in others.items() if x is hit[0]), **self._found(*hit)}
-        if cited is not None:
+            return {"marker": next(mk for mk, x in others.items() if x is hit[0]), **self._found(hit[0], hit[1])}
+        if target.chunks:
             # the rest of the document, but for the chunks just searched
-            skip |= {cited.chunk_id} | {c.chunk_id for c in others.values()}
-            rest = [c for c in self._version_chunks(cited.version_id) if c.chunk_id not in skip]
+            skip |= {c.chunk_id for c in target.chunks} | {c.chunk_id for c in others.values()}
+            rest = [c for c in self.lookup.version_chunks(target.chunks[0].version_id) if c.chunk_id not in skip]
             hit = self._best_in(quote, rest, elsewhere=True)
             if hit is not None:
-                return {"marker": None, **self._found(*hit)}
+                return {"marker": None, **self._found(hit[0], hit[1])}
         return None
 
-    def _found(self, chunk: ChunkInfo, m: Match) -> dict[str, Any]:
+    def _reanchor(self, quote: str, version: VersionInfo) -> dict[str, Any]:
+        current = self.lookup.current_version(version.document_uri)
+        if current is None:
+            return {"current_version": None, "found": False}
+        parts = quote_parts(quote)
+        chunks = self.lookup.version_chunks(current.version_id)
+        hit = self._best_in(parts[0], chunks, elsewhere=True) if len(parts) == 1 else self._elided(parts, chunks)
+        if hit is None:
+            return {"current_version": current.version_no, "found": False}
+        return {"current_version": current.version_no, "found": True, **self._found(hit[0], hit[1])}
+
+    # ------------------------------------------------------------------ resolving
+
+    def _resolve(self, chunk: ChunkInfo, matches: list[Match]) -> Location:
+        """Where matches (the parts of one quote) are in the version's raw stream: the enclosing range,
+        the segments the text comes from (furniture between them left out), pages, boxes."""
+        version = self.lookup.version(chunk.version_id)
+        raw, geometry = self.lookup.source(chunk)
+        spans: list[Original] = []
+        for m in matches:
+            spans.extend(chunk.map.source_spans(Normalized(m.start, m.end)))
+        first = chunk.map.to_original(Normalized(matches[0].start, matches[0].end))
+        last = chunk.map.to_original(Normalized(matches[-1].start, matches[-1].end))
+        raw_range = Original(first.start, last.end)
+        boxes = geometry.boxes(spans, raw, raw_start=chunk.raw_start)
+        pages_info = self.lookup.pages(chunk.version_id)
+
+        def page_of(offset: int) -> int:
+            return next((p.page_no for p in pages_info if p.raw_start <= offset < max(p.raw_end, p.raw_start + 1)), 0)
+
+        segments: list[dict[str, int]] = []
+        for sp in _merged(spans, raw, chunk.raw_start):
+            segments.append({"start": sp.start, "end": sp.end, "page": page_of(sp.start)})
+        pieces = [raw[s["start"] - chunk.raw_start : s["end"] - chunk.raw_start] for s in segments]
+        text = _join_parts(pieces, elided=len(matches) > 1, parts=[_segments_of(m, chunk, segments) for m in matches])
+        pages = sorted({b.page for b in boxes}) or sorted({s["page"] for s in segments if s["page"]})
+        return Location(
+            document_uri=version.document_uri,
+            version_no=version.version_no,
+            content_sha256=version.content_sha256,
+            current=version.is_current,
+            start=raw_range.start,
+            end=raw_range.end,
+            text=text,
+            pages=tuple(pages),
+            boxes=tuple(b.as_dict() for b in boxes),
+            version_id=chunk.version_id,
+            segments=tuple(segments),
+        )
+
+    def _found(self, chunk: ChunkInfo, matches: list[Match]) -> dict[str, Any]:
         """Where a quote was found outside the cited chunk (``found_in``, ``stale``)."""
         return {
             "chunk_id": chunk.chunk_id,
-            "status": "verified" if m.kind == "exact" else "verified_fuzzy",
-            "score": m.score,
-            **_loc_json(self._resolve(chunk, m)),
+            "status": "verified" if all(m.kind == "exact" for m in matches) else "verified_fuzzy",
+            "score": min(m.score for m in matches),
+            **_loc_json(self._resolve(chunk, matches)),
         }
 
-    def _reanchor(self, quote: str, version: VersionInfo) -> dict[str, Any]:
-        current = self.store.current_version(version.document_uri)
-        if current is None:
-            return {"current_version": None, "found": False}
-        self._cache.versions[current.version_id] = current
-        hit = self._best_in(quote, self._version_chunks(current.version_id), elsewhere=True)
-        if hit is None:
-            return {"current_version": current.version_no, "found": False}
-        return {"current_version": current.version_no, "found": True, **self._found(*hit)}
+    # ------------------------------------------------------------------ flags
 
-    def _evidence_flags(self, result: CitationResult, cit: CitationInput, chunk: ChunkInfo, m: Match) -> None:
-        evidence = _sentences_around(chunk.text, m.start, m.end)
+    def _evidence_flags(
+        self, result: CitationResult, cit: CitationInput, chunk: ChunkInfo, matches: list[Match]
+    ) -> None:
+        """The claim (the clause around the quote, or the claim given) against the evidence (the
+        sentences of the chunk the quote was found in): every number of the claim must be there, and
+        the two must agree in polarity; required terms must be there."""
+        evidence = _sentences_around(chunk.text, matches[0].start, matches[-1].end)
         folded_evidence = fold(evidence).text
-        said = " ".join(x for x in (cit.quote, cit.claim) if x)
-        numbers = set(_DIGITS.findall(fold(said).text))
-        if any(n not in folded_evidence for n in numbers):
+        said = cit.claim or cit.quote or ""
+        numbers = set(_NUMBER.findall(fold(said).text))
+        if numbers - set(_NUMBER.findall(folded_evidence)):
             result.flags.append("numeric_mismatch")
         if cit.claim and _negated(cit.claim) != _negated(evidence):
             result.flags.append("negation_mismatch")
@@ -479,6 +541,28 @@ class Verifier:
         if missing:
             result.flags.append("missing_terms")
             result.reason += f"; missing terms: {', '.join(missing)}"
+
+    @staticmethod
+    def _location_flags(result: CitationResult, cit: CitationInput, chunk: ChunkInfo, matches: list[Match]) -> None:
+        """An Anthropic citation says where its text is (character indices into the cited chunk, or
+        pages): disagreeing with where it was found is ``location_mismatch``."""
+        loc = result.location
+        if loc is None:
+            return
+        s, e = cit.chunk_start, cit.chunk_end
+        if s is not None and e is not None and cit.pages is None and chunk.chunk_id == result.chunk_id:
+            found_s, found_e = matches[0].start, matches[-1].end
+            if abs(found_s - s) > 2 or abs(found_e - e) > 2:
+                result.flags.append("location_mismatch")
+                result.reason += f"; the answer placed it at characters {s}-{e}, it is at {found_s}-{found_e}"
+        if cit.pages is not None:
+            first, last = cit.pages
+            if not any(first <= p <= last for p in loc.pages):
+                result.flags.append("location_mismatch")
+                shown = f"{first}" if first == last else f"{first}-{last}"
+                result.reason += (
+                    f"; the answer placed it on page {shown}, it is on page {','.join(map(str, loc.pages))}"
+                )
 
     def _check_source(self, result: CitationResult, version: VersionInfo) -> None:
         current = self.store.current_files().get(version.document_uri)
@@ -503,15 +587,14 @@ class Verifier:
             injected = {}
         else:
             raise InputError("no injected set: give 'sources', 'context' or --context ID")
-        if len(self._cache.chunks) > CHUNK_CACHE:
-            self._cache = _Cache()
+        self.lookup.trim()
         results = [self.check(c, injected, answer.document_refs) for c in answer.citations]
         cited = {c.sentence for c in answer.citations if c.sentence is not None}
         sentences = [
             SentenceResult(s.text, s.start, s.end, s.markers, is_asserting(s.text), bool(s.markers) or i in cited)
             for i, s in enumerate(answer.sentences)
         ]
-        report = Report(
+        return Report(
             results,
             sentences,
             answer.answer,
@@ -519,15 +602,17 @@ class Verifier:
             context_id,
             self.options.policy,
         )
-        if self.options.log:
-            report.run_id = self.store.log_verification(
-                answer_sha256=report.answer_sha256,
-                context_id=context_id,
-                policy=self.options.policy,
-                coverage=report.coverage,
-                results=[(r.marker, r.chunk_id, r.status, r.flags, r.score) for r in results],
-            )
-        return report
+
+    def log(self, report: Report) -> int:
+        """Record a run in the store (call it once the report has been delivered)."""
+        report.run_id = self.store.log_verification(
+            answer_sha256=report.answer_sha256,
+            context_id=report.context_id,
+            policy=report.policy,
+            coverage=report.coverage,
+            results=[(r.marker, r.chunk_id, r.status, r.flags, r.score, r.passed) for r in report.citations],
+        )
+        return report.run_id
 
 
 def verify_answer(
@@ -537,11 +622,24 @@ def verify_answer(
     context_id: str | None = None,
     options: VerifyOptions = VerifyOptions(),
 ) -> Report:
-    """Verify an answer (a dict, JSON text or bytes, or a path to a JSON file) against ``store``."""
+    """Verify an answer (a dict, JSON text or bytes, or a path to a JSON file) against ``store``, and
+    log the run when ``options.log``."""
     name = str(answer) if isinstance(answer, Path) else "answer"
     data = load_answer(answer, name=name)
     parsed = parse_answer(data, name=name)
-    return Verifier(store, options).verify(parsed, context_id=context_id)
+    verifier = Verifier(store, options)
+    report = verifier.verify(parsed, context_id=context_id)
+    if options.log:
+        verifier.log(report)
+    return report
+
+
+def quote_parts(quote: str) -> list[str]:
+    """A quote split at its ellipses (``"A … B"``, ``"A ... B"``); an ellipsis at either end only
+    says the sentence goes on, and is dropped."""
+    parts = [p.strip() for p in _ELLIPSIS.split(quote.strip())]
+    parts = [p for p in parts if p]
+    return parts or [quote.strip()]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -551,12 +649,41 @@ def _folded_quote(quote: str) -> str:
     return fold(quote).text
 
 
-def _resolve_marker(marker: str, injected: dict[str, str], refs: dict[str, dict[str, Any]]) -> str | None:
-    """``1`` may refer to ``S1`` (and back): answers often drop the prefix the prompt used."""
-    for candidate in (marker, f"S{marker}", marker[1:] if marker[:1] in "Ss" else None):
-        if candidate is not None and (candidate in injected or candidate in refs):
-            return candidate
-    return None
+#: What cleaning deletes inside a passage without it being furniture: line-end and soft hyphens,
+#: whitespace. A gap between two source spans holding anything else (a running footer and header,
+#: a page number), or a page break, separates two segments.
+_INSIDE_A_PASSAGE = " \t\n\r-\u00ad\u2010"
+
+
+def _merged(spans: list[Original], raw: str, raw_start: int) -> list[Original]:
+    """The segments of a passage: its source spans in order, joined across what cleaning removed
+    inside the passage (a line-end hyphen, a soft hyphen, spaces), apart where furniture or a page
+    break stands between them; spans of whitespace alone are dropped."""
+    out: list[Original] = []
+    for sp in sorted(spans, key=lambda x: x.start):
+        if not raw[sp.start - raw_start : sp.end - raw_start].strip():
+            continue
+        if out:
+            gap = raw[out[-1].end - raw_start : sp.start - raw_start]
+            if "\f" not in gap and not gap.strip(_INSIDE_A_PASSAGE):
+                out[-1] = Original(out[-1].start, max(out[-1].end, sp.end))
+                continue
+        out.append(sp)
+    return out
+
+
+def _segments_of(m: Match, chunk: ChunkInfo, segments: list[dict[str, int]]) -> list[int]:
+    span = chunk.map.to_original(Normalized(m.start, m.end))
+    return [k for k, s in enumerate(segments) if s["start"] < span.end and span.start < s["end"]]
+
+
+def _join_parts(pieces: list[str], *, elided: bool, parts: list[list[int]]) -> str:
+    """The text of segments: pieces of one passage joined with a space (what a page break, a footer
+    and a header between them stood for), parts of an elided quote with `` … ``."""
+    if not elided:
+        return " ".join(p.strip() for p in pieces) if len(pieces) > 1 else (pieces[0] if pieces else "")
+    joined = [" ".join(pieces[k].strip() for k in ks) for ks in parts if ks]
+    return " … ".join(joined)
 
 
 def _loc_json(loc: Location) -> dict[str, Any]:
@@ -568,15 +695,25 @@ def _loc_json(loc: Location) -> dict[str, Any]:
             "current": loc.current,
         },
         "version_id": loc.version_id,
-        "range": {"start": loc.start, "end": loc.end},
+        "range": loc.range_json(),
+        "segments": loc.segments_json(),
         "text": loc.text,
         "pages": list(loc.pages),
         "boxes": list(loc.boxes),
     }
 
 
-def _noise_summary(m: Match) -> str:
-    kinds = sorted({d.kind for d in m.differences})
+def _document_json(version: VersionInfo) -> dict[str, Any]:
+    return {
+        "uri": version.document_uri,
+        "version": version.version_no,
+        "content_hash": f"sha256:{version.content_sha256}",
+        "current": version.is_current,
+    }
+
+
+def _noise_summary(differences: list[Any]) -> str:
+    kinds = sorted({d.kind for d in differences})
     return ", ".join(kinds) if kinds else "character-level differences"
 
 

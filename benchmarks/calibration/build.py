@@ -104,7 +104,13 @@ KINDS: tuple[Kind, ...] = (
     Kind("cid_glyph", MATCH, "a ligature rendered as a pdfminer glyph code, e.g. 'e(cid:14)cient'"),
     Kind("marker_dropped", MATCH, "a bracketed numeric reference marker ([12], [3, 7]) of the chunk omitted"),
     Kind("typo", MATCH, "one letter substituted, deleted or transposed inside a word of >= 5 letters (non-word)"),
-    Kind("ocr_confusion", MATCH, "one OCR confusion inside a word: rn<->m, l->1, e<->c (non-word)"),
+    Kind("ocr_confusion", MATCH, "one OCR confusion inside a word: rn<->m, l->1, l<->I, cl<->d, e<->c (non-word)"),
+    Kind("short_word_noise", MATCH, "one letter inserted, deleted or substituted in a word of 2-4 letters (non-word)"),
+    Kind(
+        "ocr_source_noise",
+        MATCH,
+        "the chunk's own text OCR-garbled (a short word losing a letter, rn<->m, l<->I, cl<->d), the quote clean",
+    ),
     Kind("space_doubled", MATCH, "a space between two words doubled"),
     Kind("space_missing", MATCH, "the space between two words dropped"),
     Kind("space_in_word", MATCH, "a space inserted inside a word ('fi nd'), or between two CJK characters"),
@@ -209,6 +215,10 @@ FR_STOP = frozenset(
 )
 STOPWORDS: dict[str, frozenset[str]] = {"en": EN_STOP, "de": DE_STOP, "fr": FR_STOP, "zh": frozenset()}
 #: negation words in any of the languages: positives never touch them, negatives flip them
+#: Number words: a letter changed in one changes what it says (never noise).
+NUMBER_WORDS = frozenset(
+    "zero one two three four five six seven eight nine ten eleven twelve twenty hundred thousand million".split()
+)
 NEGATIONS = frozenset(
     "not no never without none nor neither nothing nobody nowhere cannot "
     "nicht kein keine keinen keiner keinem keines nie niemals ohne weder nichts "
@@ -658,7 +668,7 @@ def p_typo(span: Span, ctx: Context, rng: random.Random) -> Result | None:
     return None
 
 
-_OCR = (("rn", "m"), ("m", "rn"), ("l", "1"), ("e", "c"), ("c", "e"))
+_OCR = (("rn", "m"), ("m", "rn"), ("l", "1"), ("l", "I"), ("I", "l"), ("cl", "d"), ("d", "cl"), ("e", "c"), ("c", "e"))
 
 
 def p_ocr_confusion(span: Span, ctx: Context, rng: random.Random) -> Result | None:
@@ -678,6 +688,72 @@ def p_ocr_confusion(span: Span, ctx: Context, rng: random.Random) -> Result | No
             variant, how = rng.choice(options)
             quote = splice(span.text, m.start(), m.end(), variant)
             return quote, _chunk(span, ctx), f"OCR confusion in {w!r}: {how} -> {variant!r}"
+    return None
+
+
+def _short_variants(w: str, letters: str) -> list[tuple[str, str]]:
+    """(new word, description): one letter inserted, deleted or substituted anywhere in ``w``."""
+    out = []
+    for i in range(len(w)):
+        out.append((w[:i] + w[i + 1 :], f"deleted {w[i]!r}"))
+        for c in letters[:6]:
+            if c != w[i].lower():
+                out.append((w[:i] + c + w[i + 1 :], f"{w[i]!r}->{c!r}"))
+    for i in range(len(w) + 1):
+        for c in letters[:6]:
+            out.append((w[:i] + c + w[i:], f"inserted {c!r}"))
+    return [(n, d) for n, d in out if len(n) >= 2]
+
+
+def p_short_word_noise(span: Span, ctx: Context, rng: random.Random) -> Result | None:
+    """A model's one-letter slip in a short word of the quote: "th" for "the", "ou" for "you"."""
+    if span.lang == "zh":
+        return None
+    words = [
+        m
+        for m in _words(span, interior=True)
+        if 2 <= len(m.group()) <= 4 and m.group().isalpha() and m.group().casefold() not in NUMBER_WORDS
+    ]
+    rng.shuffle(words)
+    for m in words:
+        w = m.group()
+        options = [
+            (n, d)
+            for n, d in _short_variants(w, LETTERS[span.lang])
+            if n.casefold() not in ctx.known_words and n.casefold() not in NEGATIONS
+        ]
+        if options:
+            new, how = rng.choice(options)
+            quote = splice(span.text, m.start(), m.end(), new)
+            return quote, _chunk(span, ctx), f"short word {w!r}: {how} -> {new!r} (not a word of the corpus)"
+    return None
+
+
+def p_ocr_source_noise(span: Span, ctx: Context, rng: random.Random) -> Result | None:
+    """An OCR'd source: the chunk's own word garbled where the quote has it clean ("the" read as
+    "th", "modern" as "modem" is not used: only variants that are no word of the corpus)."""
+    if span.lang == "zh":
+        return None
+    chunk = _chunk(span, ctx)
+    at = chunk.find(span.text)
+    if at < 0:
+        return None
+    words = _words(span, interior=True, min_len=2)
+    rng.shuffle(words)
+    for m in words:
+        w = m.group()
+        if not w.isalpha():
+            continue
+        options = [(w[:-1], f"lost its last letter {w[-1]!r}")] if 3 <= len(w) <= 4 else []
+        for old, new in _OCR:
+            for hit in re.finditer(re.escape(old), w):
+                if new.isalpha():
+                    options.append((splice(w, hit.start(), hit.end(), new), f"{old!r}->{new!r}"))
+        options = [(n, d) for n, d in options if n.casefold() not in ctx.known_words and len(n) >= 2]
+        if options:
+            new, how = rng.choice(options)
+            garbled = splice(chunk, at + m.start(), at + m.end(), new)
+            return span.text, garbled, f"the chunk's {w!r} OCR'd as {new!r} ({how}); the quote is clean"
     return None
 
 
@@ -985,6 +1061,8 @@ PERTURBATIONS: dict[str, Perturb] = {
     "marker_dropped": p_marker_dropped,
     "typo": p_typo,
     "ocr_confusion": p_ocr_confusion,
+    "short_word_noise": p_short_word_noise,
+    "ocr_source_noise": p_ocr_source_noise,
     "space_doubled": p_space_doubled,
     "space_missing": p_space_missing,
     "space_in_word": p_space_in_word,

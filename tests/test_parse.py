@@ -1,0 +1,187 @@
+"""How an answer's quotes are paired with its markers, as a table of answers written the way models
+write them and the (markers, quote, claim) they must give; and marker equivalence. No store needed."""
+
+from __future__ import annotations
+
+import pytest
+
+from citeline.verify.parse import marker_key, pair, parse_answer, resolve_marker
+
+A = "“A controlled lab study (N=12) showed faster reading”"
+B = "“A field deployment study (N=6) ran for two weeks”"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        # one quote, one marker
+        (
+            'The handbook says "Claims are not reimbursed after 90 days" [S1].',
+            [(("S1",), "Claims are not reimbursed after 90 days")],
+        ),
+        # two quotes, each followed by its marker: never every quote with every marker
+        (
+            f"CiteSee was evaluated in {A} [S5] and in {B} [S6].",
+            [(("S5",), A.strip("“”")), (("S6",), B.strip("“”"))],
+        ),
+        # the marker before the quote
+        (
+            '[S1] says "Claims are not reimbursed after 90 days", while "the fee is €12,50 per visit" [S2].',
+            [
+                (("S1",), "Claims are not reimbursed after 90 days"),
+                (("S2",), "the fee is €12,50 per visit"),
+            ],
+        ),
+        # a marker list after one quote: the quote may be in any of them
+        ('It states "Prüfungen dauern dreißig Tage" [S1][S2].', [(("S1", "S2"), "Prüfungen dauern dreißig Tage")]),
+        ('It states "Prüfungen dauern dreißig Tage" [S1, S2].', [(("S1", "S2"), "Prüfungen dauern dreißig Tage")]),
+        ('It states "Prüfungen dauern dreißig Tage" [1] and [2].', [(("1", "2"), "Prüfungen dauern dreißig Tage")]),
+        # two quotes before one marker: both cite it
+        (
+            'Both "the 65th session" and "model 9130A ships in the 1920s style" agree [S3].',
+            [
+                (("S3",), "the 65th session"),
+                (("S3",), "model 9130A ships in the 1920s style"),
+            ],
+        ),
+        # semicolons separate clauses, each with its own quote and marker
+        (
+            'Revenue grew "8.1M in 2023" [S1]; costs fell "by 2.7x over the year" [S2].',
+            [
+                (("S1",), "8.1M in 2023"),
+                (("S2",), "by 2.7x over the year"),
+            ],
+        ),
+        # a marker with no quote: a citation without a quote (each marker of a list)
+        ("Both rules apply [S1, S2].", [(("S1",), None), (("S2",), None)]),
+        # a quote and a marker that quotes nothing, in one sentence
+        (
+            "It says „nie nach 90 Tagen“ [S1], as also noted [S2].",
+            [
+                (("S1",), "nie nach 90 Tagen"),
+                (("S2",), None),
+            ],
+        ),
+        # guillemets and full-width brackets
+        ("Le comité « refuse la démolition du bâtiment » 【3】.", [(("3",), "refuse la démolition du bâtiment")]),
+        # an ellipsis inside the quote stays in it (verify checks each part)
+        (
+            'The rule is "Claims are … reimbursed after 90 days" [S1].',
+            [(("S1",), "Claims are … reimbursed after 90 days")],
+        ),
+    ],
+)
+def test_pairing_table(sentence: str, expected: list[tuple[tuple[str, ...], str | None]]) -> None:
+    got = [(p.markers, p.quote) for p in pair(sentence)]
+    assert got == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "claims"),
+    [
+        # the claim is the clause around the quote up to its marker, not the sentence
+        (
+            f"CiteSee was evaluated in {A} [S5] and in {B} [S6].",
+            [f"CiteSee was evaluated in {A}", f"and in {B}"],
+        ),
+        (
+            '[S1] says "Claims are not reimbursed after 90 days", while "the fee is 12 € per visit" [S2].',
+            ['says "Claims are not reimbursed after 90 days"', 'while "the fee is 12 € per visit"'],
+        ),
+    ],
+)
+def test_the_claim_is_the_clause_up_to_the_marker(sentence: str, claims: list[str]) -> None:
+    from citeline.verify.parse import clause_text
+
+    assert [clause_text(sentence, p) for p in pair(sentence)] == claims
+
+
+def test_parsed_answer_gives_one_citation_per_pairing_with_sentence_and_clause() -> None:
+    answer = {
+        "answer": (
+            "Here is what the sources say:\n\n"
+            f"CiteSee was evaluated in {A} [S5] and in {B} [S6]. "
+            'The handbook says "Claims are not reimbursed after 90 days" [1][2]. Both rules apply [S1, S2].'
+        ),
+        "sources": {"S1": "ck_a", "S2": "ck_b", "S5": "ck_c", "S6": "ck_d"},
+    }
+    parsed = parse_answer(answer)
+    got = [(c.markers, c.quote, c.sentence) for c in parsed.citations]
+    assert got == [
+        (("S5",), A.strip("“”"), 1),
+        (("S6",), B.strip("“”"), 1),
+        (("1", "2"), "Claims are not reimbursed after 90 days", 2),
+        (("S1",), None, 3),
+        (("S2",), None, 3),
+    ]
+    first = parsed.citations[0]
+    assert first.claim == f"CiteSee was evaluated in {A}"
+    assert first.claim_from_answer
+
+
+def test_explicit_citations_find_their_sentence_and_clause_by_the_same_pairing() -> None:
+    answer = {
+        "answer": f"CiteSee was evaluated in {A} [S5] and in {B} [S6]. Unrelated [S6].",
+        "sources": {"S5": "ck_c", "S6": "ck_d"},
+        "citations": [
+            {"marker": "S6", "quote": "A field deployment study (N=6) ran for two weeks"},
+            {"marker": "5", "quote": "A controlled lab study (N=12) showed faster reading"},
+            {"marker": "S6", "quote": "A field deployment study (N=6) ran for two weeks", "claim": "given"},
+        ],
+    }
+    c = parse_answer(answer).citations
+    assert [(x.marker, x.sentence) for x in c] == [("S6", 0), ("5", 0), ("S6", 0)]
+    assert c[0].claim == f"and in {B}"
+    assert c[1].claim == f"CiteSee was evaluated in {A}"
+    assert c[2].claim == "given"  # a claim given is kept
+    assert not c[2].claim_from_answer
+
+
+def test_anthropic_blocks_claim_their_own_text() -> None:
+    data = {
+        "content": [
+            {"type": "text", "text": "Reading tools help. "},
+            {
+                "type": "text",
+                "text": "A lab study (N=12) showed faster reading",
+                "citations": [{"type": "char_location", "document_index": 0, "cited_text": "faster reading"}],
+            },
+            {"type": "text", "text": ", and a field study ran for two weeks."},
+        ],
+        "documents": ["ck_a"],
+    }
+    (c,) = parse_answer(data).citations
+    assert c.claim == "A lab study (N=12) showed faster reading"
+    assert c.marker == "0"
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("S1", "1", True),
+        ("[S1]", "s1", True),
+        ("【1】", "S1", True),
+        ("S1", "S10", False),
+        ("S", "", False),
+        ("Doc1", "1", False),
+    ],
+)
+def test_marker_equivalence(a: str, b: str, same: bool) -> None:
+    assert (marker_key(a) == marker_key(b)) is same
+
+
+def test_resolve_marker_prefers_the_exact_name() -> None:
+    assert resolve_marker("1", ["S1", "S2"]) == "S1"
+    assert resolve_marker("S2", ["1", "2"]) == "2"
+    assert resolve_marker("S1", ["1", "S1"]) == "S1"
+    assert resolve_marker("S3", ["S1", "S2"]) is None
+
+
+def test_a_sentence_end_inside_a_quote_is_not_one() -> None:
+    from citeline.verify.parse import split_sentences
+
+    answer = 'It says "Claims end… 90 days later. Really" [S1]. Next one, „für dich“.'
+    assert [s.text for s in split_sentences(answer)] == [
+        'It says "Claims end… 90 days later. Really" [S1].',
+        "Next one, „für dich“.",
+    ]

@@ -1,0 +1,337 @@
+"""verify on answers written the way models write them: two quotes and two markers in one sentence,
+marker lists, quotes before their marker, semicolons, numbers inside tokens, ellipses, page-crossing
+quotes, one-letter noise, flags that fail, stale passages that are gone, Anthropic locations."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+from citeline.cli import cli
+from citeline.store import IngestOptions, Store, ingest
+from citeline.verify import VerifyOptions, verify_answer
+from tests.conftest import PDF_FIXTURES, ROOT
+
+HANDBOOK = "policy_handbook.pdf"
+SCHEMA = json.loads((ROOT / "verify" / "schema" / "report.schema.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    folder = tmp_path_factory.mktemp("rules")
+    docs = folder / "docs"
+    docs.mkdir()
+    shutil.copy(PDF_FIXTURES / HANDBOOK, docs / HANDBOOK)
+    shutil.copy(PDF_FIXTURES / "two_column_paper.pdf", docs / "two_column_paper.pdf")
+    with Store(f"sqlite:///{folder / 'v.db'}") as s:
+        ingest(s, [docs], IngestOptions(workers=1))
+        yield s
+
+
+def chunk_of(store: Store, text: str, uri: str = HANDBOOK) -> str:
+    for c in store.iter_chunks(document=uri):
+        if text in c.text:
+            return c.chunk_id
+    raise AssertionError(f"no chunk of {uri} holds {text!r}")
+
+
+def run(store: Store, answer: dict[str, Any], **options: Any) -> dict[str, Any]:
+    report = verify_answer(store, answer, options=VerifyOptions(log=False, **options)).as_json()
+    jsonschema.validate(report, SCHEMA)
+    return report  # type: ignore[no-any-return]
+
+
+def statuses(report: dict[str, Any]) -> list[tuple[str, str, bool]]:
+    return [(c["marker"], c["status"], c["passed"]) for c in report["citations"]]
+
+
+# ----------------------------------------------------------------------------- pairing in practice
+
+
+def test_two_quotes_two_markers_in_one_sentence(store: Store) -> None:
+    s1 = chunk_of(store, "Claims are not reimbursed after 90 days.")
+    s2 = chunk_of(store, "Northwind does not process medical claims itself.")
+    answer = {
+        "answer": (
+            'The handbook says claims "are not reimbursed after 90 days" [S1] and that Northwind '
+            '"does not process medical claims itself" [S2].'
+        ),
+        "sources": {"S1": s1, "S2": s2},
+    }
+    report = run(store, answer)
+    assert statuses(report) == [("S1", "verified", True), ("S2", "verified", True)]
+    # each claim is its own clause: the other quote's number does not flag this one
+    assert report["citations"][1]["claim"].startswith("and that Northwind")
+    assert report["summary"]["passed"] == 2
+
+
+def test_semicolons_markers_before_quotes_and_marker_lists(store: Store) -> None:
+    s1 = chunk_of(store, "Claims are not reimbursed after 90 days.")
+    s2 = chunk_of(store, "bound by the same confidentiality obligations")
+    answer = {
+        "answer": (
+            '[S1] says "Claims are not reimbursed after 90 days"; the administrators are "bound by the same '
+            'confidentiality obligations as Northwind employees" [S1][S2].'
+        ),
+        "sources": {"S1": s1, "S2": s2},
+    }
+    report = run(store, answer)
+    # the second quote was offered two markers and is reported with the one that holds it
+    assert statuses(report) == [("S1", "verified", True), ("S2", "verified", True)]
+    assert report["citations"][1]["markers"] == ["S1", "S2"]
+
+
+def test_a_marker_list_where_no_chunk_holds_the_quote_fails(store: Store) -> None:
+    s1 = chunk_of(store, "Claims are not reimbursed after 90 days.")
+    s2 = chunk_of(store, "bound by the same confidentiality obligations")
+    answer = {
+        "answer": 'The plan "pays for every gym membership in Zürich and Genève" [S1, S2].',
+        "sources": {"S1": s1, "S2": s2},
+    }
+    (c,) = run(store, answer)["citations"]
+    assert c["status"] == "quote_not_found"
+    assert c["passed"] is False
+
+
+# ----------------------------------------------------------------------------- numbers
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "once the annual deductible of $1,300 has been met",  # thousands separator
+        "are reimbursed at 71% of the allowed amount",  # percentage
+        "A 12.6% employer match applies to contributions",  # after the decimal point
+        "set aside up to $3,200 per year before tax and 2.9x more",  # an added number in a token
+    ],
+)
+def test_a_digit_that_differs_is_never_fuzzy(store: Store, quote: str) -> None:
+    chunk = chunk_of(store, "annual deductible of $1,200")
+    (c,) = run(store, {"answer": f'It says "{quote}" [S1].', "sources": {"S1": chunk}})["citations"]
+    assert c["status"] in ("quote_altered", "quote_not_found")
+    assert c["passed"] is False
+    if c["status"] == "quote_altered":
+        assert "numeric_mismatch" in c["flags"]
+
+
+def test_a_number_in_the_claim_but_not_the_quote_fails_the_citation(store: Store) -> None:
+    chunk = chunk_of(store, "Claims are not reimbursed after 90 days.")
+    answer = {
+        "answer": 'After 120 days, claims are not reimbursed: "Claims are not reimbursed after 90 days." [S1]',
+        "sources": {"S1": chunk},
+        "citations": [
+            {
+                "marker": "S1",
+                "quote": "Claims are not reimbursed after 90 days.",
+                "claim": "after 120 days claims are not reimbursed",
+            }
+        ],
+    }
+    (c,) = run(store, answer)["citations"]
+    assert c["status"] == "verified"
+    assert "numeric_mismatch" in c["flags"]
+    assert c["passed"] is False
+    # a flag need not fail: --fail-on decides
+    (c,) = run(store, answer, fail_on=frozenset())["citations"]
+    assert c["passed"] is True
+
+
+# ----------------------------------------------------------------------------- ellipses and page breaks
+
+
+def test_an_elided_quote_verifies_part_by_part_in_order(store: Store) -> None:
+    chunk = chunk_of(store, "Claims are not reimbursed after 90 days.")
+    for ellipsis in ("…", "..."):
+        quote = (
+            f"Out-of-network claims are reimbursed at 70% {ellipsis} once the annual deductible of $1,200 has been met"
+        )
+        (c,) = run(store, {"answer": f'It says "{quote}" [S1].', "sources": {"S1": chunk}})["citations"]
+        assert c["status"] == "verified"
+        assert len(c["segments"]) == 2
+        # the raw characters of each part (its line breaks and all), parts joined with an ellipsis
+        assert " ".join(c["text"].split()) == (
+            "Out-of-network claims are reimbursed at 70% … once the annual deductible of $1,200 has been met"
+        )
+    # parts out of order are not the passage
+    swapped = "once the annual deductible of $1,200 has been met … Out-of-network claims are reimbursed at 70%"
+    (c,) = run(store, {"answer": f'It says "{swapped}" [S1].', "sources": {"S1": chunk}})["citations"]
+    assert c["status"] != "verified"
+    # each part must be long enough to mean something on its own
+    short = "Out-of-network claims are reimbursed at 70% … 90 days"
+    (c,) = run(store, {"answer": f'It says "{short}" [S1].', "sources": {"S1": chunk}})["citations"]
+    assert c["status"] == "too_short"
+
+
+def test_a_trailing_ellipsis_only_says_the_sentence_goes_on(store: Store) -> None:
+    chunk = chunk_of(store, "Claims are not reimbursed after 90 days.")
+    quote = "Each claim must include an itemised receipt and the provider’s tax number…"
+    (c,) = run(store, {"answer": f"It says “{quote}” [S1].", "sources": {"S1": chunk}})["citations"]
+    assert c["status"] == "verified"
+
+
+# ----------------------------------------------------------------------------- noise and words
+
+
+def test_one_letter_noise_in_short_words_is_fuzzy_but_another_word_is_not(store: Store) -> None:
+    chunk = chunk_of(store, "Claims are not reimbursed after 90 days.")
+    cases = {
+        "Each claim must include an itemised receipt and th provider’s tax number": "verified_fuzzy",
+        "Each claim must include an itemised receipt nd the provider’s tax number": "verified_fuzzy",
+        "Each claim must include an itemised receipt and the provider’s tax numbers": "quote_altered",
+        "Each claim must include an itemised receipt or the provider’s tax number": "quote_altered",
+    }
+    for quote, status in cases.items():
+        (c,) = run(store, {"answer": f"It says “{quote}” [S1].", "sources": {"S1": chunk}})["citations"]
+        assert c["status"] == status, (quote, c["reason"])
+
+
+# ----------------------------------------------------------------------------- stale and gone
+
+
+def test_a_stale_citation_whose_passage_is_gone_fails(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    target = docs / HANDBOOK
+    shutil.copy(PDF_FIXTURES / HANDBOOK, target)
+    with Store(f"sqlite:///{tmp_path / 's.db'}") as s:
+        ingest(s, [docs], IngestOptions(workers=1))
+        kept = "Northwind does not process medical claims itself."
+        gone = "Employees who work from home more than three days per week may claim a one-off allowance"
+        ctx = s.create_context([chunk_of(s, kept), chunk_of(s, gone)])
+        shutil.copy(PDF_FIXTURES / "policy_handbook_v2.pdf", target)
+        ingest(s, [docs], IngestOptions(workers=1))
+        answer = {"answer": f'It says "{kept}" [S1] and "{gone}" [S2].', "context": ctx.context_id}
+        report = run(s, answer)
+        first, second = report["citations"]
+        assert first["flags"] == ["stale_version"]
+        assert first["passed"] is True  # still there in the current version
+        assert second["flags"] == ["stale_version", "stale_gone"]
+        assert second["passed"] is False
+        assert second["stale"] == {"current_version": 2, "found": False}
+
+
+# ----------------------------------------------------------------------------- Anthropic locations
+
+
+def test_anthropic_locations_that_disagree_are_flagged(store: Store) -> None:
+    chunk_id = chunk_of(store, "Claims are not reimbursed after 90 days.")
+    text = store.chunk(chunk_id).text  # type: ignore[union-attr]
+    quote = "Claims are not reimbursed after 90 days."
+    start = text.index(quote)
+
+    def cite(s: int, e: int) -> dict[str, Any]:
+        return {
+            "content": [
+                {
+                    "type": "text",
+                    "text": "Claims are not paid after 90 days.",
+                    "citations": [
+                        {
+                            "type": "char_location",
+                            "document_index": 0,
+                            "cited_text": quote,
+                            "start_char_index": s,
+                            "end_char_index": e,
+                        }
+                    ],
+                }
+            ],
+            "documents": [chunk_id],
+        }
+
+    (good,) = run(store, cite(start, start + len(quote)))["citations"]
+    assert good["status"] == "verified"
+    assert good["flags"] == []
+    (bad,) = run(store, cite(0, len(quote)))["citations"]
+    assert bad["status"] == "verified"
+    assert "location_mismatch" in bad["flags"]
+    assert "it is at" in bad["reason"]
+
+
+# ----------------------------------------------------------------------------- the command line
+
+
+def _answer_file(tmp_path: Path, store: Store, quotes: list[str]) -> Path:
+    chunk = chunk_of(store, "Claims are not reimbursed after 90 days.")
+    sentences = " ".join(f'Rule {k}: "{q}" [S1].' for k, q in enumerate(quotes, 1))
+    path = tmp_path / "answer.json"
+    path.write_text(json.dumps({"answer": sentences, "sources": {"S1": chunk}}), encoding="utf-8")
+    return path
+
+
+def test_strict_and_strip_act_on_citations_that_do_not_pass(tmp_path: Path, store: Store) -> None:
+    good = "Claims are not reimbursed after 90 days."
+    flagged = "Each claim must include an itemised receipt and the provider’s tax number"
+    path = tmp_path / "answer.json"
+    chunk = chunk_of(store, good)
+    path.write_text(
+        json.dumps(
+            {
+                "answer": f'Rule one: "{good}" [S1]. Rule two: "{flagged}" [S1].',
+                "sources": {"S1": chunk},
+                "citations": [
+                    {"marker": "S1", "quote": good},
+                    {"marker": "S1", "quote": flagged, "claim": "receipts older than 30 days need a tax number"},
+                ],
+            }
+        ),
+        encoding="utf-8",
+    )
+    url = store.url
+    runner = CliRunner()
+    done = runner.invoke(cli, ["--db", url, "verify", str(path), "--policy", "strict", "--no-log"])
+    assert done.exit_code == 1  # verified, but flagged numeric_mismatch: it does not pass
+    report = json.loads(done.stdout)
+    assert [c["passed"] for c in report["citations"]] == [True, False]
+    assert report["summary"]["passed"] == 1
+    done = runner.invoke(cli, ["--db", url, "verify", str(path), "--policy", "strict", "--no-log", "--fail-on", "none"])
+    assert done.exit_code == 0
+    done = runner.invoke(cli, ["--db", url, "verify", str(path), "--policy", "strip", "--no-log", "--format", "text"])
+    assert done.exit_code == 0
+    assert "Rule two" not in done.stderr.split("--- answer without failing sentences ---")[1]
+    assert "Rule one" in done.stderr.split("--- answer without failing sentences ---")[1]
+    done = runner.invoke(cli, ["--db", url, "verify", str(path), "--fail-on", "numeric_mismatch,bogus"])
+    assert done.exit_code == 2
+    assert done.stderr.strip() == (
+        "Error: --fail-on: unknown flag 'bogus' (flags: numeric_mismatch, negation_mismatch, missing_terms, "
+        "stale_version, stale_gone, location_mismatch, source_changed, or none)"
+    )
+
+
+def test_contexts_refuse_duplicates_and_superseded_chunks_and_carry_their_prompt(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    target = docs / HANDBOOK
+    shutil.copy(PDF_FIXTURES / HANDBOOK, target)
+    url = f"sqlite:///{tmp_path / 'c.db'}"
+    with Store(url) as s:
+        ingest(s, [docs], IngestOptions(workers=1))
+        old = chunk_of(s, "Northwind does not process medical claims itself.")
+        ctx = s.create_context([old])
+        assert ctx.prompt.splitlines()[:2] == [
+            f"<!-- citeline context {ctx.context_id} -->",
+            f"[S1] {HANDBOOK} (version 1, p. 1-2)",
+        ]
+        assert "Keller & Söhne" in ctx.prompt
+        shutil.copy(PDF_FIXTURES / "policy_handbook_v2.pdf", target)
+        ingest(s, [docs], IngestOptions(workers=1))
+    runner = CliRunner()
+    done = runner.invoke(cli, ["--db", url, "context", old])
+    assert done.exit_code == 2
+    assert done.stderr == (
+        f"Error: Chunk {old!r} is from {HANDBOOK!r} version 1, which is not current "
+        "(use --allow-superseded to inject it anyway)\n"
+    )
+    done = runner.invoke(cli, ["--db", url, "context", old, "--allow-superseded"])
+    assert done.exit_code == 0
+    assert done.stdout.startswith("<!-- citeline context ctx_")
+    done = runner.invoke(cli, ["--db", url, "context", old, old, "--allow-superseded"])
+    assert done.exit_code == 2
+    assert done.stderr == f"Error: Chunk {old!r} is given twice\n"

@@ -1,0 +1,132 @@
+"""What verification reads from the store, and what it keeps of it.
+
+:class:`Lookup` owns every cache of a verifier: chunks, versions, a version's chunks, folded texts and
+words, a document's vocabulary, chunks' raw characters and line geometry, pages. Chunks and versions
+never change once stored, so they are kept across answers (up to :data:`CHUNK_CACHE` chunks, then
+started over); which version of a document is current is read fresh every time. The code that judges
+citations (:mod:`citeline.verify.verify`) only asks; it never decides what is kept or for how long.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from citeline.ingest.clean.lexicon import document_language
+from citeline.ingest.extract.model import Geometry
+from citeline.ingest.offsets import Original
+from citeline.store.records import ChunkInfo, PageInfo, VersionInfo
+from citeline.store.store import Store
+from citeline.verify.fold import Folded, fold
+from citeline.verify.match import tokens
+
+#: Chunks whose raw characters and line geometry are kept for resolving quotes (the least recently
+#: used are dropped beyond this; a chunk's are a few KB).
+SOURCE_CACHE = 1024
+#: Chunks (with their folded texts and words) kept across answers; beyond this the caches start over
+#: before the next answer, so a long-running ``citeline serve`` does not grow with the corpus.
+CHUNK_CACHE = 100_000
+
+
+class Lookup:
+    """Reads of one store for verification, cached."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._reset()
+
+    def _reset(self) -> None:
+        self._chunks: dict[str, ChunkInfo | None] = {}
+        self._folded: dict[str, Folded] = {}
+        self._versions: dict[int, VersionInfo] = {}
+        self._version_chunks: dict[int, list[ChunkInfo]] = {}
+        self._vocabulary: dict[int, frozenset[str]] = {}
+        self._languages: dict[int, str] = {}
+        self._chunk_words: dict[str, frozenset[str]] = {}
+        self._sources: dict[str, tuple[str, Geometry]] = {}
+        self._pages: dict[int, list[PageInfo]] = {}
+
+    def trim(self) -> None:
+        """Start over when the kept chunks exceed :data:`CHUNK_CACHE` (called between answers)."""
+        if len(self._chunks) > CHUNK_CACHE:
+            self._reset()
+
+    def chunk(self, chunk_id: str) -> ChunkInfo | None:
+        self.prefetch([chunk_id])
+        return self._chunks[chunk_id]
+
+    def prefetch(self, chunk_ids: Iterable[str]) -> None:
+        """Load the uncached among ``chunk_ids`` in one query: a citation looks at its whole
+        injected set (the other chunks, for a misattributed quote)."""
+        missing = [cid for cid in chunk_ids if cid not in self._chunks]
+        if missing:
+            found = self.store.chunks(missing)
+            for cid in missing:
+                self._chunks[cid] = found.get(cid)
+
+    def folded(self, chunk: ChunkInfo) -> Folded:
+        got = self._folded.get(chunk.chunk_id)
+        if got is None:
+            got = self._folded[chunk.chunk_id] = fold(chunk.text)
+        return got
+
+    def version(self, version_id: int) -> VersionInfo:
+        if version_id not in self._versions:
+            self._versions[version_id] = self.store.version(version_id)
+        return self._versions[version_id]
+
+    def remember_version(self, version: VersionInfo) -> None:
+        self._versions[version.version_id] = version
+
+    def current_version(self, uri: str) -> VersionInfo | None:
+        """The current version of a document, read fresh (a re-ingest may have superseded it)."""
+        current = self.store.current_version(uri)
+        if current is not None:
+            self._versions[current.version_id] = current
+        return current
+
+    def version_chunks(self, version_id: int) -> list[ChunkInfo]:
+        if version_id not in self._version_chunks:
+            chunks = self.store.chunks_of_version(version_id)
+            self._version_chunks[version_id] = chunks
+            for c in chunks:
+                self._chunks.setdefault(c.chunk_id, c)
+        return self._version_chunks[version_id]
+
+    def chunk_words(self, chunk: ChunkInfo) -> frozenset[str]:
+        words = self._chunk_words.get(chunk.chunk_id)
+        if words is None:
+            words = self._chunk_words[chunk.chunk_id] = frozenset(tokens(self.folded(chunk).text))
+        return words
+
+    def vocabulary(self, version_id: int) -> frozenset[str]:
+        """The folded words of a whole document version: a quote word found there is a real word,
+        so a one-letter difference to it is a substitution, not a typo."""
+        if version_id not in self._vocabulary:
+            words: set[str] = set()
+            for c in self.version_chunks(version_id):
+                words.update(self.chunk_words(c))
+            self._vocabulary[version_id] = frozenset(words)
+        return self._vocabulary[version_id]
+
+    def language(self, version_id: int) -> str:
+        """The language of a document version (for the lexicon), from its first chunks."""
+        if version_id not in self._languages:
+            sample = " ".join(c.text for c in self.version_chunks(version_id)[:20])
+            self._languages[version_id] = document_language(sample)
+        return self._languages[version_id]
+
+    def source(self, chunk: ChunkInfo) -> tuple[str, Geometry]:
+        """The raw characters of a chunk's span and the geometry of its lines: all that resolving a
+        quote in it needs (loading a whole version's would cost a cold document tens of ms)."""
+        data = self._sources.pop(chunk.chunk_id, None)
+        if data is None:
+            data = self.store.source(chunk.version_id, Original(chunk.raw_start, chunk.raw_end))
+            if len(self._sources) >= SOURCE_CACHE:
+                self._sources.pop(next(iter(self._sources)))
+        self._sources[chunk.chunk_id] = data  # most recently used last
+        return data
+
+    def pages(self, version_id: int) -> list[PageInfo]:
+        if version_id not in self._pages:
+            self._pages[version_id] = self.store.pages(version_id)
+        return self._pages[version_id]
