@@ -61,3 +61,26 @@ def db_downgrade(revision: str) -> None:
         engine = store_db.make_engine(url)
         store_db.downgrade(engine, revision)
     click.echo(f"Database is at revision {store_db.current_revision(engine) or 'base'}.")
+
+
+@db.command("create-reader")
+@click.argument("role")
+@click.option("--password", default=None, help="Password to set for the role (default: leave it as it is).")
+@db_option
+def db_create_reader(role: str, password: str | None) -> None:
+    """Create a PostgreSQL ROLE that may only read the citeline tables and views (for citeline sql).
+
+    Grants CONNECT on the database, USAGE on the store's schema and SELECT on its tables and views
+    (now and later ones), nothing else. Run it as a role allowed to create roles.
+
+    \b
+    Example:
+        citeline --db postgresql+psycopg://postgres@db/citeline db create-reader citeline_reader
+        citeline --db postgresql+psycopg://citeline_reader@db/citeline sql "SELECT count(*) FROM chunks"
+    """
+    from citeline.store.sql import create_reader
+
+    url = click.get_current_context().obj.get("db")
+    with errors_as_messages():
+        name, schema = create_reader(url, role, password=password)
+    click.echo(f"Role {name!r} may read the citeline tables and views of schema {schema!r}, and nothing else.")

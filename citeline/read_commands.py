@@ -173,9 +173,19 @@ def provenance(chunk_id: str, fmt: str) -> None:
 @cli.command()
 @click.argument("query")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True, max=86_400),
+    default=30.0,
+    show_default=True,
+    help="Stop the query after this many seconds.",
+)
 @db_option
-def sql(query: str, fmt: str) -> None:
-    """Run a read-only SQL query (the database connection refuses writes).
+def sql(query: str, fmt: str, timeout: float) -> None:
+    """Run one read-only SQL query; the database refuses anything else.
+
+    Exactly one statement, in a read-only transaction, stopped after --timeout; rows are written as
+    they are read. On PostgreSQL connect as a role that can only read (citeline db create-reader).
 
     Views: chunk_provenance (chunk_id, document_uri, version_no, is_current, content_hash,
     chunk_hash, page_start, page_end, raw_start, raw_end, text, ...) and verification_rates.
@@ -183,17 +193,24 @@ def sql(query: str, fmt: str) -> None:
     \b
     Example:
         citeline sql "SELECT document_uri, version_no, count(*) FROM chunk_provenance GROUP BY 1, 2"
+        citeline sql "SELECT chunk_id, text FROM chunk_provenance WHERE is_current = 1" --format csv
     """
-    from citeline.store.sql import run_sql
+    import sys
 
-    with errors_as_messages():
-        cols, rows = run_sql(click.get_current_context().obj.get("db"), query)
-    if fmt == "json":
-        click.echo(dumps([dict(zip(cols, r, strict=True)) for r in rows]))
-    elif fmt == "csv":
-        click.echo(csv_text(cols, rows), nl=False)
-    else:
-        click.echo(table(cols, rows))
+    from citeline.output import stream_json, stream_table, write_csv
+    from citeline.store.sql import open_query
+
+    out = sys.stdout
+    with errors_as_messages(), open_query(click.get_current_context().obj.get("db"), query, timeout=timeout) as result:
+        try:
+            if fmt == "json":
+                stream_json(result.columns, result.rows, out)
+            elif fmt == "csv":
+                write_csv(result.columns, result.rows, out)
+            else:
+                stream_table(result.columns, result.rows, out)
+        except BrokenPipeError:  # `| head`: the reader has what it wanted
+            sys.stderr.close()
 
 
 # ----------------------------------------------------------------------------- extract (no database)
