@@ -6,8 +6,17 @@ import sys
 
 import click
 
-from citeline.app import EXIT_FAILURE, EXIT_USAGE, CommandError, cli, db_option, errors_as_messages, open_store
-from citeline.output import Progress, dumps, table
+from citeline.app import (
+    EXIT_FAILURE,
+    EXIT_USAGE,
+    CommandError,
+    cli,
+    db_option,
+    errors_as_messages,
+    open_store,
+    verbose_option,
+)
+from citeline.output import Progress, dumps, printable, table
 
 # ----------------------------------------------------------------------------- ingest
 
@@ -62,6 +71,7 @@ from citeline.output import Progress, dumps, table
 )
 @click.option("--allow-failures", is_flag=True, help="Exit 0 even when some files failed.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
+@verbose_option
 @db_option
 def ingest(
     paths: tuple[str, ...],
@@ -161,7 +171,7 @@ def ingest(
     )
     failed = [o for o in summary.outcomes if o.status == "failed"]
     for o in failed:
-        click.echo(f"failed: {o.message}", err=True)
+        click.echo(printable(f"failed: {o.message}"), err=True)
     if failed and not allow_failures:
         sys.exit(EXIT_FAILURE)
 
@@ -172,25 +182,30 @@ def ingest(
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path(exists=False))
 @click.option("--mark-deleted", is_flag=True, help="Mark documents whose file is missing as deleted.")
+@click.option("--force", is_flag=True, help="With --mark-deleted: also when more than half the documents are missing.")
+@click.option("--duplicates", is_flag=True, help="Also list documents whose current content is another document's.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @db_option
-def status(paths: tuple[str, ...], mark_deleted: bool, fmt: str) -> None:
+def status(paths: tuple[str, ...], mark_deleted: bool, force: bool, duplicates: bool, fmt: str) -> None:
     """Files changed on disk or missing since their current version.
 
-    Without PATHs, checks every document at the path it was last ingested from. With PATHs, also
-    lists files under them that are not in the store yet (new).
+    Without PATHs, checks every document at the absolute path it was last ingested from. With
+    PATHs, also lists files under them that are not in the store yet (new). --mark-deleted refuses
+    to mark more than half the current documents deleted unless --force (a moved or unmounted
+    folder looks like a deleted corpus).
 
     \b
     Example:
         citeline status
         citeline status corpus/ --mark-deleted
+        citeline status --duplicates --format json
     """
     from citeline.store.status import check_status
 
     store = open_store(migrate=False)
     with errors_as_messages():
-        report = check_status(store, paths, mark_deleted=mark_deleted)
-    rows = [[r.state, r.uri, r.version_no, r.path] for r in report]
+        report = check_status(store, paths, mark_deleted=mark_deleted, force=force, duplicates=duplicates)
+    rows = [[r.state, r.uri, r.version_no, r.path if r.of is None else f"{r.path} (same as {r.of})"] for r in report]
     if fmt == "json":
         click.echo(dumps([r.as_json() for r in report]))
     elif rows:

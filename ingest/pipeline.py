@@ -6,9 +6,14 @@ picklable value the store writes in one transaction.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import logging
 import os
 import time
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -74,6 +79,9 @@ class ProcessedDocument:
     chunks: tuple[ChunkRecord, ...]
     settings_hash: str
     seconds: dict[str, float]
+    #: what the libraries warned about while reading this file ("Invalid MediaBox ..."): logged by
+    #: the batch (``-v``), never printed by the worker
+    warnings: tuple[str, ...] = ()
 
     @property
     def page_count(self) -> int:
@@ -171,5 +179,46 @@ class FileTask:
 
 
 def run_task(task: FileTask) -> ProcessedDocument:
-    """Worker entry point: :func:`process_file` for one :class:`FileTask`."""
-    return process_file(task.path, task.uri, task.settings, password=task.password, limits=task.limits)
+    """Worker entry point: :func:`process_file` for one :class:`FileTask`, with what the libraries
+    warn about collected into :attr:`ProcessedDocument.warnings` instead of the worker's stderr."""
+    with collected_warnings() as collected:
+        result = process_file(task.path, task.uri, task.settings, password=task.password, limits=task.limits)
+    return dataclasses.replace(result, warnings=tuple(collected))
+
+
+#: At most this many warnings are kept per file (a broken file can warn on every object).
+MAX_WARNINGS = 20
+
+
+@contextmanager
+def collected_warnings() -> Iterator[list[str]]:
+    """Collect ``warnings.warn`` calls and log records of WARNING and above (pdfminer, pypdfium2,
+    unstructured...) into a list, one line each, nothing printed; repeats are kept once."""
+    collected: list[str] = []
+
+    def keep(line: str) -> None:
+        line = " ".join(line.split())
+        if line and line not in collected and len(collected) < MAX_WARNINGS:
+            collected.append(line)
+
+    class _Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            try:
+                keep(f"{record.name}: {record.getMessage()}")
+            except Exception:  # a library's bad format string must not fail the file
+                keep(f"{record.name}: {record.msg!r}")
+
+    root = logging.getLogger()
+    handler = _Keep(logging.WARNING)
+    saved = root.handlers[:]
+    root.handlers = [handler]  # also keeps logging's last-resort printer away from stderr
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                yield collected
+            finally:
+                for w in caught:
+                    keep(f"{w.category.__name__}: {w.message}")
+    finally:
+        root.handlers = saved

@@ -8,6 +8,7 @@ rerun resumes where the last one stopped (finished files are skipped by hash).
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import json
 import os
@@ -169,12 +170,26 @@ def ingest(
             progress(outcome, len(summary.outcomes), summary.total)
 
     status = "completed"
+    duplicates: dict[str, str] = {}  # path -> URI of a document with the same content
+
+    def noted(outcome: FileOutcome) -> None:
+        """``done``, with a duplicate's outcome saying whose content it repeats."""
+        other = duplicates.get(outcome.path)
+        if other is not None and outcome.status in ("added", "updated"):
+            note = f"duplicate of {other}"
+            outcome = dataclasses.replace(outcome, message=f"{note}; {outcome.message}" if outcome.message else note)
+        done(outcome)
+
     try:
-        todo = _skip_unchanged(store, refs, settings_hash, options.reprocess, done)
+        todo = _skip_unchanged(store, refs, settings_hash, options.reprocess, done, duplicates)
         # biggest files first: the long ones start early and the workers finish together
         todo.sort(key=_size, reverse=True)
         if todo and options.executor == "dask":
-            tasks = [FileTask(r.path, r.uri, options.settings, options.password, options.limits) for r in todo]
+            # workers read the files themselves (from a shared mount): give them absolute paths
+            tasks = [
+                FileTask(os.path.abspath(r.path), r.uri, options.settings, options.password, options.limits)
+                for r in todo
+            ]
             ingest_with_dask(
                 store,
                 tasks,
@@ -183,10 +198,10 @@ def ingest(
                 run_id=run_id,
                 settings_json=settings_json,
                 timeout=options.limits.timeout,
-                done=done,
+                done=noted,
             )
         elif todo:
-            _process_all(store, todo, options, workers, run_id, settings_json, done)
+            _process_all(store, todo, options, workers, run_id, settings_json, noted)
     except KeyboardInterrupt:
         status = "interrupted"
         raise
@@ -203,21 +218,26 @@ def _skip_unchanged(
     settings_hash: str,
     reprocess: bool,
     done: Callable[[FileOutcome], None],
+    duplicates: dict[str, str],
 ) -> list[SourceRef]:
+    """The files to process: new ones, changed ones, and (with ``reprocess``) ones whose settings
+    changed; the rest are reported skipped. Fills ``duplicates`` with the files whose content is
+    another document's current version (or another file's of this run)."""
     current = store.current_files()
+    by_content = {cur.content_sha256: uri for uri, cur in current.items()}
     todo: list[SourceRef] = []
     for ref in refs:
         cur = current.get(ref.uri)
-        if cur is None:
-            todo.append(ref)
-            continue
         t0 = time.perf_counter()
         try:
             digest = sha256_file(ref.path)
         except OSError:
-            todo.append(ref)  # let the worker report the read error
+            todo.append(ref)  # let the worker report the read error (a FIFO, a device, gone)
             continue
-        if digest != cur.content_sha256:
+        other = by_content.setdefault(digest, ref.uri)
+        if other != ref.uri:
+            duplicates[ref.path] = other
+        if cur is None or digest != cur.content_sha256:
             todo.append(ref)
         elif cur.settings_hash == settings_hash:
             done(

@@ -193,6 +193,7 @@ class IngestionRun(Base):
     executor: Mapped[str] = mapped_column(String(32))
     workers: Mapped[int] = mapped_column(Integer)
     host: Mapped[str] = mapped_column(String(255))
+    pid: Mapped[int | None] = mapped_column(Integer)  # the ingesting process (null: before 0003)
     added: Mapped[int] = mapped_column(Integer, default=0)
     updated: Mapped[int] = mapped_column(Integer, default=0)
     skipped: Mapped[int] = mapped_column(Integer, default=0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass
 
@@ -10,6 +11,8 @@ from citeline.ingest.extract.files import Limits
 from citeline.ingest.isolate import TaskTimeout, WorkerDied
 from citeline.ingest.pipeline import ProcessedDocument
 from citeline.store.store import Store
+
+log = logging.getLogger("citeline.ingest")
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +65,8 @@ def outcome_of_write(
     ref: SourceRef, doc: ProcessedDocument, store: Store, run_id: int, settings_json: str, started: float
 ) -> FileOutcome:
     result = store.write(doc, run_id=run_id, settings_json=settings_json)
+    for warning in doc.warnings:  # shown with -v; never on stderr by default
+        log.warning("%s: %s", ref.path, warning)
     problems = "; ".join(p.message for p in doc.extraction.problems) or None
     if result.status == "skipped":
         return FileOutcome(

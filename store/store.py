@@ -12,14 +12,14 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, select
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
 from citeline.ingest.extract.model import Box, Geometry
 from citeline.ingest.offsets import Normalized, OffsetMap, Original
 from citeline.store import db
 from citeline.store import models as m
-from citeline.store.errors import DatabaseError, NotFound, QueryError
+from citeline.store.errors import NotFound, QueryError
 from citeline.store.records import (
     ChunkInfo,
     ContextInfo,
@@ -116,8 +116,8 @@ class Store:
         if migrate:
             try:
                 db.ensure_schema(self.engine)
-            except OperationalError as exc:
-                raise DatabaseError(f"Database {self.display_url!r}: {db.first_line(exc)}") from None
+            except DBAPIError as exc:
+                raise db.open_error(self.engine, exc) from None
         else:
             db.require_schema(self.engine)
         self._sessions = db.session_factory(self.engine)
@@ -156,18 +156,23 @@ class Store:
         executor: str,
         workers: int,
     ) -> int:
+        """Record a new run (and mark earlier runs of this host whose process is gone interrupted)."""
+        import os
         import socket
 
+        host = socket.gethostname()[:255]
+        self.mark_interrupted_runs(host)
         with db.transaction(self._sessions) as s:
             run = m.IngestionRun(
                 started_at=m.utcnow(),
                 status="running",
+                pid=os.getpid(),
                 roots_json=json.dumps(list(roots), ensure_ascii=False),
                 settings_json=json.dumps(settings, sort_keys=True),
                 settings_hash=settings_hash,
                 executor=executor,
                 workers=workers,
-                host=socket.gethostname()[:255],
+                host=host,
                 added=0,
                 updated=0,
                 skipped=0,
@@ -178,6 +183,23 @@ class Store:
             s.add(run)
             s.flush()
             return run.id
+
+    def mark_interrupted_runs(self, host: str) -> int:
+        """Runs of ``host`` still ``running`` whose process is gone become ``interrupted``."""
+        with db.transaction(self._sessions) as s:
+            stale = [
+                run
+                for run in s.scalars(
+                    select(m.IngestionRun).where(
+                        m.IngestionRun.status == "running", m.IngestionRun.host == host, m.IngestionRun.pid.is_not(None)
+                    )
+                )
+                if run.pid is not None and not _process_alive(run.pid)
+            ]
+            for run in stale:
+                run.status = "interrupted"
+                run.finished_at = m.utcnow()
+            return len(stale)
 
     def finish_run(self, run_id: int, *, status: str, counts: dict[str, int], seconds: float) -> None:
         with db.transaction(self._sessions) as s:
@@ -207,7 +229,8 @@ class Store:
             return WriteResult("skipped", None, None, "stored concurrently by another ingester")
 
     def current_files(self) -> dict[str, CurrentFile]:
-        """Every current document version by URI (one query; what skipping unchanged files needs)."""
+        """Every current document version by URI, oldest document first (one query; what skipping
+        unchanged files needs)."""
         q = (
             select(
                 m.Document.uri,
@@ -218,6 +241,7 @@ class Store:
             )
             .join(m.DocumentVersion, m.DocumentVersion.document_id == m.Document.id)
             .where(m.DocumentVersion.superseded_at.is_(None), m.Document.deleted_at.is_(None))
+            .order_by(m.Document.id)  # oldest document first: what a duplicate is a duplicate of
         )
         with self.session() as s:
             return {row[0]: CurrentFile(*row) for row in s.execute(q)}
@@ -562,6 +586,18 @@ class Store:
         from citeline.store.sql import run_sql
 
         return run_sql(self.url, query, params)
+
+
+def _process_alive(pid: int) -> bool:
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: alive
+        return True
+    return True
 
 
 def isoformat(value: datetime | None) -> str | None:

@@ -17,6 +17,7 @@ import itertools
 import json
 import math
 import operator
+import os
 import struct
 import sys
 from array import array
@@ -122,15 +123,25 @@ _BIG_ENDIAN = sys.byteorder == "big"
 
 
 def _document(session: Session, uri: str, path: str) -> m.Document:
+    """The document row, created in the version's own transaction when new (a crash before the
+    version commits leaves no document without versions)."""
     doc = session.scalars(select(m.Document).where(m.Document.uri == uri)).one_or_none()
+    postgres = session.get_bind().dialect.name == "postgresql"
     if doc is None:
-        try:
-            with session.begin_nested():
-                doc = m.Document(uri=uri, created_at=m.utcnow(), last_path=path)
-                session.add(doc)
-        except IntegrityError:  # another ingester created it first
-            doc = session.scalars(select(m.Document).where(m.Document.uri == uri)).one()
-    if session.get_bind().dialect.name == "postgresql":
+        doc = m.Document(uri=uri, created_at=m.utcnow(), last_path=path)
+        if postgres:
+            # several ingesters may race to create it: a savepoint lets the loser read the winner's.
+            # (Not on SQLite, which has one writer: there the outermost savepoint's release would
+            # commit the row on its own, outside the version's transaction.)
+            try:
+                with session.begin_nested():
+                    session.add(doc)
+            except IntegrityError:  # another ingester created it first
+                doc = session.scalars(select(m.Document).where(m.Document.uri == uri)).one()
+        else:
+            session.add(doc)
+            session.flush()
+    if postgres:
         # serialise writers of one document: the version number below is read-then-write
         session.execute(select(m.Document.id).where(m.Document.id == doc.id).with_for_update())
     return doc
@@ -140,8 +151,10 @@ def write_version(session: Session, doc: ProcessedDocument, *, run_id: int | Non
     """Write ``doc`` as a new version of its document inside the caller's transaction."""
     ex = doc.extraction
     now = m.utcnow()
-    document = _document(session, doc.uri, doc.path)
-    document.last_path = doc.path
+    # where the file was read, absolute: status and --mark-deleted find it from any folder
+    path = os.path.abspath(doc.path)
+    document = _document(session, doc.uri, path)
+    document.last_path = path
     if document.deleted_at is not None:
         document.deleted_at = None  # the file came back
 

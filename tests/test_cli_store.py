@@ -126,7 +126,7 @@ def test_read_commands(sqlite_url: str, root: Path) -> None:
     assert out.splitlines()[0] == "document_uri,n"
     code, _, err = run("--db", sqlite_url, "sql", "DELETE FROM chunks")
     assert code == 2
-    assert err.startswith("Error: Database is opened read-only for citeline sql:")
+    assert err.startswith("Error: citeline sql is read-only; the database refused this statement")
     code, _, err = run("--db", sqlite_url, "sql", "SELEC nonsense")
     assert code == 2
     assert "syntax error" in err
@@ -250,10 +250,18 @@ def test_sigkill_mid_run_leaves_no_partial_version_and_the_rerun_completes(tmp_p
             assert conn.execute("SELECT count(*) FROM pages WHERE version_id = ?", (vid,)).fetchone()[0] == page_count
         killed_at = conn.execute("SELECT count(*) FROM document_versions").fetchone()[0]
         status = conn.execute("SELECT status FROM ingestion_runs").fetchone()[0]
+        orphans = conn.execute(
+            "SELECT count(*) FROM documents d WHERE NOT EXISTS "
+            "(SELECT 1 FROM document_versions v WHERE v.document_id = d.id)"
+        ).fetchone()[0]
     assert killed_at >= 3
+    assert orphans == 0  # a document's row is written in its first version's transaction
     assert status == "running"  # the killed run never finished
     code, _, _ = run("--db", url, "ingest", str(folder), "-q", "--allow-failures")
     assert code == 0
+    with sqlite3.connect(db_path) as conn:
+        statuses = [r[0] for r in conn.execute("SELECT status FROM ingestion_runs ORDER BY id")]
+    assert statuses == ["interrupted", "completed"]  # its process is gone: the next run says so
     with sqlite3.connect(db_path) as conn:
         total = conn.execute("SELECT count(*) FROM document_versions").fetchone()[0]
         skipped = conn.execute(

@@ -71,32 +71,80 @@ class SourceFile:
 
 
 def sha256_file(path: str | os.PathLike[str], *, chunk: int = 1 << 20) -> str:
-    """Hex sha256 of a file's bytes, read in chunks (what the ingester compares to skip a file)."""
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
+    """Hex sha256 of a file's bytes, read in chunks (what the ingester compares to skip a file).
+    Only a regular file is read (after following links): a FIFO would block the read forever and a
+    device never end, so either raises ``OSError``."""
+    with _open_regular(str(path)) as fh:
+        h = hashlib.sha256()
         while block := fh.read(chunk):
             h.update(block)
-    return h.hexdigest()
+        return h.hexdigest()
+
+
+def _open_regular(path: str) -> io.BufferedReader:
+    """Open a regular file for reading without ever blocking on a FIFO (``O_NONBLOCK`` for the open,
+    then a check of what was opened)."""
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise IsADirectoryError(21, "is a directory") if stat.S_ISDIR(mode) else NotARegularFile(_kind(mode))
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+class NotARegularFile(OSError):
+    """What is at the path is a FIFO, a device or a socket: never a document."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(f"not a regular file but {kind}")
+        self.strerror = f"not a regular file but {kind}"
+
+
+def _kind(mode: int) -> str:
+    import stat
+
+    for test, name in (
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return name
+    return "not a file"
 
 
 def read_source(path: str | os.PathLike[str], *, limits: Limits = Limits()) -> SourceFile:
     """Read a file once: bytes, sha256 and sniffed format. Raises a one-line :class:`ExtractionError`."""
     p = str(path)
     try:
-        size = os.stat(p).st_size
+        fh = _open_regular(p)
     except FileNotFoundError:
         raise FileMissing(p, "no such file") from None
+    except IsADirectoryError:
+        raise FileUnreadable(p, "is a directory") from None
+    except NotARegularFile as exc:
+        raise FileUnreadable(p, str(exc)) from None
     except OSError as exc:
         raise FileUnreadable(p, f"cannot read file ({exc.strerror or exc})") from None
-    if Path(p).is_dir():
-        raise FileUnreadable(p, "is a directory")
-    if size > limits.max_file_bytes:
-        raise TooLarge(p, f"file is {size:,} bytes, above the limit of {limits.max_file_bytes:,}")
-    try:
-        with open(p, "rb") as fh:
-            data = fh.read()
-    except OSError as exc:
-        raise FileUnreadable(p, f"cannot read file ({exc.strerror or exc})") from None
+    with fh:
+        # the limit applies to the file itself (a link is followed to what it names)
+        size = os.fstat(fh.fileno()).st_size
+        if size > limits.max_file_bytes:
+            raise TooLarge(p, f"file is {size:,} bytes, above the limit of {limits.max_file_bytes:,}")
+        try:
+            data = fh.read(limits.max_file_bytes + 1)
+        except OSError as exc:
+            raise FileUnreadable(p, f"cannot read file ({exc.strerror or exc})") from None
+    if len(data) > limits.max_file_bytes:  # it grew while read
+        raise TooLarge(p, f"file is over the limit of {limits.max_file_bytes:,} bytes")
     if not data:
         raise EmptyFile(p, "file is empty (0 bytes)")
     return SourceFile(p, data, hashlib.sha256(data).hexdigest(), sniff_format(p, data))

@@ -136,7 +136,11 @@ def extract_pdfplumber(source: SourceFile, *, password: str | None = None, limit
     import pdfplumber
     from pdfplumber.utils.exceptions import PdfminerException
 
+    from citeline.ingest.extract.guards import check_forms, install_pdfminer_caps, too_large
     from citeline.ingest.extract.plumber_glyphs import fonts_without_unicode, plumber_page
+
+    install_pdfminer_caps()
+    check_forms(source.path, source.data)  # the same verdict as pdfium's (which fills unmapped glyphs here)
 
     other = _OtherBackend(source, password, "pdfium")
 
@@ -155,11 +159,12 @@ def extract_pdfplumber(source: SourceFile, *, password: str | None = None, limit
             return assemble(source, pages(pdf), extractor="pdfplumber", version=pdfplumber.__version__, limits=limits)
     except ExtractionError:
         raise
-    except PdfminerException as exc:
-        raise _pdfminer_error(source.path, exc) from None
-    except RecursionError:
-        raise CorruptFile(source.path, "corrupt PDF (cross-reference loop)") from None
-    except Exception as exc:  # pdfminer raises many unrelated types on damaged files
+    except (PdfminerException, Exception) as exc:  # pdfminer raises many unrelated types on damaged files
+        capped = too_large(exc)
+        if capped is not None:
+            raise TooLarge(source.path, capped) from None
+        if isinstance(exc, RecursionError):
+            raise CorruptFile(source.path, "corrupt PDF (cross-reference loop)") from None
         raise _pdfminer_error(source.path, exc) from None
     finally:
         other.close()
@@ -182,8 +187,10 @@ def extract_pdfium(source: SourceFile, *, password: str | None = None, limits: L
     import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_c
 
+    from citeline.ingest.extract.guards import check_forms
     from citeline.ingest.extract.pdfium_glyphs import pdfium_page
 
+    check_forms(source.path, source.data)  # pdfium expands forms as it loads a page, without bound
     other = _OtherBackend(source, password, "pdfplumber")
     replaced: list[int] = []
 
