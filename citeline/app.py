@@ -4,6 +4,8 @@ library errors into one-line messages (exit status 1 for failures, 2 for bad usa
 from __future__ import annotations
 
 import functools
+import logging
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -29,12 +31,23 @@ class CommandError(click.ClickException):
 @contextmanager
 def errors_as_messages() -> Iterator[None]:
     """Turn library errors into one-line messages (no tracebacks for user mistakes)."""
+    from sqlalchemy.exc import DBAPIError
+
     from citeline.ingest.errors import ExtractionError, IngestError
-    from citeline.store.errors import DatabaseError, NotFound, QueryError, ReadOnlyViolation, StoreError
+    from citeline.store.errors import (
+        DatabaseError,
+        NotADatabase,
+        NotFound,
+        QueryError,
+        ReadOnlyViolation,
+        RevisionError,
+        StatusError,
+        StoreError,
+    )
 
     try:
         yield
-    except (NotFound, QueryError, ReadOnlyViolation) as exc:
+    except (NotADatabase, NotFound, QueryError, ReadOnlyViolation, RevisionError, StatusError) as exc:
         raise CommandError(str(exc), EXIT_USAGE if not isinstance(exc, NotFound) else EXIT_FAILURE) from None
     except (DatabaseError, StoreError) as exc:
         raise CommandError(str(exc)) from None
@@ -42,6 +55,11 @@ def errors_as_messages() -> Iterator[None]:
         raise CommandError(str(exc)) from None
     except IngestError as exc:
         raise CommandError(str(exc), EXIT_USAGE) from None
+    except DBAPIError as exc:  # mid-command (a lock held past the busy timeout, a dropped server)
+        from citeline.store import db
+
+        error = db.open_error(db.make_engine(click.get_current_context().obj.get("db")), exc)
+        raise CommandError(str(error), EXIT_USAGE if isinstance(error, NotADatabase) else EXIT_FAILURE) from None
 
 
 def db_option(f: F) -> F:
@@ -64,6 +82,48 @@ def db_option(f: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+class _EchoHandler(logging.Handler):
+    """Log records as one escaped line each on stderr (through click, so tests capture them)."""
+
+    citeline = True
+
+    def emit(self, record: logging.LogRecord) -> None:
+        from citeline.output import printable
+
+        try:
+            message = record.getMessage()
+        except Exception:  # a library's bad format string
+            message = repr(record.msg)
+        click.echo(printable(f"{record.levelname.lower()}: {message}"), err=True)
+
+
+def configure_logging(verbose: int) -> None:
+    """Library warnings (pdfminer's ``Invalid MediaBox``, Python warnings) and citeline's own log
+    go to stderr only with ``-v`` (``-vv``: debug too); without it nothing is printed, not even by
+    logging's last-resort handler."""
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if getattr(h, "citeline", False)]:
+        root.removeHandler(old)
+    handler: logging.Handler = _EchoHandler() if verbose else logging.NullHandler()
+    handler.citeline = True  # type: ignore[attr-defined]
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG if verbose > 1 else logging.INFO if verbose else logging.WARNING)
+    logging.captureWarnings(True)
+
+
+def verbose_option(f: F) -> F:
+    """``-v`` after the command name too (``citeline ingest -v ...``)."""
+
+    @click.option("--verbose", "-v", "verbose", count=True, help="Show library warnings and the log (-vv: debug).")
+    @functools.wraps(f)
+    def wrapper(*args: Any, verbose: int, **kwargs: Any) -> Any:
+        if verbose:
+            configure_logging(verbose)
+        return f(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
 def open_store(*, migrate: bool = True) -> Any:
     from citeline.store import Store
 
@@ -72,7 +132,18 @@ def open_store(*, migrate: bool = True) -> Any:
         return Store(url, migrate=migrate)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class _Group(click.Group):
+    """The group: arguments that are not text are refused before any command sees them."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        for n, arg in enumerate(args, start=1):
+            if any("\udc80" <= ch <= "\udcff" for ch in arg):  # undecodable bytes, as Python keeps them
+                shown = os.fsencode(arg).decode("utf-8", "backslashreplace")
+                raise CommandError(f"Argument {n} ({shown}) is not valid UTF-8", EXIT_USAGE)
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.option(
     "--db",
     "db_url",
@@ -81,9 +152,10 @@ def open_store(*, migrate: bool = True) -> Any:
     default=None,
     help="Database URL (default: $CITELINE_DB or sqlite:///citeline.db in the working directory).",
 )
+@click.option("--verbose", "-v", "verbose", count=True, help="Show library warnings and the log (-vv: debug).")
 @click.version_option(__version__, prog_name="citeline")
 @click.pass_context
-def cli(ctx: click.Context, db_url: str | None) -> None:
+def cli(ctx: click.Context, db_url: str | None, verbose: int) -> None:
     """Provable citations for retrieval-augmented answers.
 
     Index documents with exact offsets (ingest), query where every chunk came from (chunks, show,
@@ -97,3 +169,4 @@ def cli(ctx: click.Context, db_url: str | None) -> None:
     """
     ctx.ensure_object(dict)
     ctx.obj["db"] = db_url
+    configure_logging(verbose)

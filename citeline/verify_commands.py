@@ -78,9 +78,10 @@ def context(chunk_ids: tuple[str, ...], markers: str | None, allow_superseded: b
 @click.option("--check-sources", is_flag=True, help="Flag citations whose source file changed on disk.")
 @click.option(
     "--threshold",
-    type=click.FloatRange(0, 100),
+    type=click.FloatRange(50, 100),
     default=None,
-    help="Fuzzy acceptance score (default: calibrated).",
+    metavar="50-100",
+    help="Fuzzy acceptance score (default: calibrated, see the README).",
 )
 @click.option(
     "--fail-on",
@@ -120,6 +121,7 @@ def verify(
     """
     from pathlib import Path
 
+    from citeline.store.errors import NotFound
     from citeline.verify import VerifyOptions
     from citeline.verify.errors import InputError, VerifyError
     from citeline.verify.match import FUZZY_THRESHOLD
@@ -138,22 +140,24 @@ def verify(
             data = load_answer(path)
             name = answer
         parsed = parse_answer(data, name=name)
-        failing = parse_fail_on(fail_on)
+        options = VerifyOptions(
+            check_sources=check_sources,
+            policy=policy,
+            log=not no_log,
+            fuzzy_threshold=FUZZY_THRESHOLD if threshold is None else threshold,
+            fail_on=parse_fail_on(fail_on),
+        )
     except InputError as exc:
         raise CommandError(str(exc), EXIT_USAGE) from None
-    options = VerifyOptions(
-        check_sources=check_sources,
-        policy=policy,
-        log=not no_log,
-        fuzzy_threshold=FUZZY_THRESHOLD if threshold is None else threshold,
-        fail_on=failing,
-    )
     store = open_store(migrate=not no_log)
     with errors_as_messages():
         try:
             verifier = Verifier(store, options)
             if context_id is not None and parsed.sources is None:
-                store.context(context_id)  # an unknown id is bad input: fail before writing anything
+                try:  # an unknown id is bad input (as inside the answer): fail before writing anything
+                    store.context(context_id)
+                except NotFound as exc:
+                    raise CommandError(f"--context: {exc}", EXIT_USAGE) from None
             report = verifier.verify(parsed, context_id=context_id)
         except InputError as exc:
             raise CommandError(f"{name}: {exc}" if not str(exc).startswith(name) else str(exc), EXIT_USAGE) from None
@@ -206,20 +210,31 @@ def verify(
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind (127.0.0.1: this machine only).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option(
+    "--allow-host",
+    "allow_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="Another name clients may reach the server by (Host header); repeatable; '*' for any.",
+)
 @db_option
-def serve(host: str, port: int) -> None:
+def serve(host: str, port: int, allow_hosts: tuple[str, ...]) -> None:
     """A local web app: browse documents, versions and chunks, open a chunk on its page, and paste or
     upload an answer JSON to see its verification report.
+
+    Requests are bounded (5 MB bodies, 15 s socket timeouts); a request naming another host than
+    the bound one (or --allow-host) is refused, and so is a POST from a page of another site.
 
     \b
     Example:
         citeline serve --port 8000     # then open http://127.0.0.1:8000/
+        citeline serve --host 0.0.0.0 --allow-host citeline.lan
     """
     from citeline.verify.web import make_server
 
     store = open_store(migrate=False)
     try:
-        server = make_server(store, host, port)
+        server = make_server(store, host, port, allow_hosts=allow_hosts)
     except OSError as exc:
         raise CommandError(f"Cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     click.echo(f"citeline serving {store.display_url} at http://{host}:{server.server_address[1]}/ (Ctrl-C to stop)")
@@ -268,6 +283,10 @@ def highlight(chunk_id: str | None, span: str | None, output: str, scale: float)
             assert span is not None
             try:
                 doc, start, end = span.rsplit(":", 2)
+                if not (start.isascii() and start.isdigit() and end.isascii() and end.isdigit()):
+                    raise ValueError(span)
+                if len(start) > 15 or len(end) > 15:  # beyond any stored text (and any SQL integer)
+                    raise CommandError(f"--range {span!r}: offsets beyond any stored text", EXIT_USAGE)
                 raw_range = Original(int(start), int(end))
             except ValueError:
                 raise CommandError(f"--range {span!r} is not DOC:START:END with START <= END", EXIT_USAGE) from None

@@ -18,7 +18,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
 from citeline.migrations import HEAD
-from citeline.store.errors import DatabaseError
+from citeline.store.errors import DatabaseBusy, DatabaseError, NotADatabase, RevisionError
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -108,7 +108,7 @@ def require_schema(engine: Engine) -> None:
     try:
         revision = current_revision(engine)
     except DBAPIError as exc:
-        raise DatabaseError(f"Database {display_url(engine)!r}: {first_line(exc)}") from None
+        raise open_error(engine, exc) from None
     if revision is None:
         raise DatabaseError(f"Database {display_url(engine)!r} has no citeline schema (run: citeline db upgrade)")
     if revision != HEAD:
@@ -116,6 +116,22 @@ def require_schema(engine: Engine) -> None:
             f"Database {display_url(engine)!r} is at schema revision {revision}, this citeline expects {HEAD} "
             "(run: citeline db upgrade)"
         )
+
+
+def open_error(engine: Engine, exc: BaseException) -> DatabaseError:
+    """The one-line error for a database that cannot be opened or used: a file that is not a
+    database is bad input (:class:`NotADatabase`), a lock held past the busy timeout is
+    :class:`DatabaseBusy`, anything else a :class:`DatabaseError`."""
+    message = first_line(exc)
+    where = f"Database {display_url(engine)!r}"
+    if engine.dialect.name == "sqlite" and ("file is not a database" in message or "file is encrypted" in message):
+        return NotADatabase(f"{where}: the file is not a SQLite database")
+    if engine.dialect.name == "sqlite" and "database is locked" in message:
+        return DatabaseBusy(
+            f"{where} is locked by another process (waited {SQLITE_BUSY_TIMEOUT_MS / 1000:g} s); "
+            "try again when it is done"
+        )
+    return DatabaseError(f"{where}: {message}")
 
 
 def first_line(exc: BaseException) -> str:
@@ -171,15 +187,32 @@ def current_revision(engine: Engine) -> str | None:
 def upgrade(engine: Engine, revision: str = "head") -> None:
     from alembic import command
 
-    with engine.begin() as conn:
+    with _revision_errors(revision), engine.begin() as conn:
         command.upgrade(alembic_config(conn), revision)
 
 
 def downgrade(engine: Engine, revision: str) -> None:
     from alembic import command
 
-    with engine.begin() as conn:
+    with _revision_errors(revision), engine.begin() as conn:
         command.downgrade(alembic_config(conn), revision)
+
+
+@contextmanager
+def _revision_errors(revision: str) -> Iterator[None]:
+    """Alembic's errors about a revision (unknown, or the wrong direction) as one line; the
+    transaction around the migration is rolled back, so nothing changed."""
+    from alembic.util import CommandError as AlembicCommandError
+
+    try:
+        yield
+    except AlembicCommandError as exc:
+        from alembic.script import ScriptDirectory
+
+        known = [s.revision for s in ScriptDirectory.from_config(alembic_config()).walk_revisions()]
+        raise RevisionError(
+            f"Revision {revision!r}: {first_line(exc)} (revisions: {', '.join(sorted(known))}, base, head)"
+        ) from None
 
 
 def check(engine: Engine) -> None:

@@ -16,6 +16,11 @@ from citeline.ingest.extract.model import Box
 
 #: Render scale: 1.5 = 108 dpi, readable and small.
 RENDER_SCALE = 1.5
+#: Every page render is capped (``highlight``, ``serve``, the HTML report): at most this many pixels
+#: on the long side and :data:`MAX_PIXELS` in all, whichever is smaller; a larger page (PDF pages go
+#: up to 14,400 pt) is rendered at the scale that fits.
+MAX_SIDE_PX = 4000
+MAX_PIXELS = 16_000_000
 HIGHLIGHT = (255, 200, 0, 90)
 HIGHLIGHT_EDGE = (230, 150, 0, 255)
 
@@ -59,6 +64,12 @@ class PageRenderer:
         size = self._sizes[version_id].get(page)
         return size if size and size[0] > 0 and size[1] > 0 else None
 
+    def scale_for(self, width: float, height: float) -> float:
+        """The scale a ``width`` x ``height`` pt page renders at: :attr:`scale` within the caps."""
+        if width <= 0 or height <= 0:
+            return self.scale
+        return float(min(self.scale, MAX_SIDE_PX / max(width, height), (MAX_PIXELS / (width * height)) ** 0.5))
+
     def _pdf(self, version_id: int) -> Any:
         if version_id not in self._docs:
             doc = None
@@ -75,27 +86,34 @@ class PageRenderer:
         return self._docs[version_id]
 
     def image(self, version_id: int, page: int) -> Any:
-        """The page as a PIL image at :attr:`scale`."""
+        """The page as a PIL image at :meth:`scale_for` its size (``img.info["scale"]``)."""
         from PIL import Image, ImageDraw
 
         doc = self._pdf(version_id)
         if doc is not None and 0 < page <= len(doc):
-            return doc[page - 1].render(scale=self.scale).to_pil().convert("RGB")
+            pdf_page = doc[page - 1]
+            scale = self.scale_for(*pdf_page.get_size())
+            img = pdf_page.render(scale=scale).to_pil().convert("RGB")
+            img.info["scale"] = scale
+            return img
         w, h = self.size(version_id, page) or (612.0, 792.0)
-        img = Image.new("RGB", (round(w * self.scale), round(h * self.scale)), "white")
+        scale = self.scale_for(w, h)
+        img = Image.new("RGB", (max(1, round(w * scale)), max(1, round(h * scale))), "white")
+        img.info["scale"] = scale
         draw = ImageDraw.Draw(img)
         raw = self.store.raw_text(version_id)
         for ln in self.store.geometry(version_id).lines_on(page):
             # every code point at its own left edge, so a box drawn over it covers its glyph
-            font = _font(max(6, round((ln.bottom - ln.top) * self.scale * 0.8)))
+            font = _font(max(6, round((ln.bottom - ln.top) * scale * 0.8)))
             for k, ch in enumerate(raw[ln.raw_start : ln.raw_end]):
                 if not ch.isspace():
-                    draw.text((ln.xs[2 * k] * self.scale, ln.top * self.scale), ch, fill="black", font=font)
+                    draw.text((ln.xs[2 * k] * scale, ln.top * scale), ch, fill="black", font=font)
         return img
 
     def png(self, version_id: int, page: int, boxes: list[Box] | None = None) -> bytes:
         """PNG bytes of a page, with ``boxes`` (PDF points, top-left origin) drawn over it."""
         img = self.image(version_id, page)
+        scale = img.info.get("scale", self.scale)
         if boxes:
             from PIL import Image, ImageDraw
 
@@ -103,7 +121,7 @@ class PageRenderer:
             draw = ImageDraw.Draw(overlay)
             for b in boxes:
                 if b.page == page:
-                    rect = [b.x0 * self.scale, b.top * self.scale, b.x1 * self.scale, b.bottom * self.scale]
+                    rect = [b.x0 * scale, b.top * scale, b.x1 * scale, b.bottom * scale]
                     draw.rectangle(rect, fill=HIGHLIGHT, outline=HIGHLIGHT_EDGE, width=2)
             img = Image.alpha_composite(img.convert("RGBA"), overlay).convert("RGB")
         buf = io.BytesIO()

@@ -79,6 +79,7 @@ class AnswerInput:
 def load_answer(source: str | bytes | Path | dict[str, Any], *, name: str = "answer") -> dict[str, Any]:
     """Read and size-check an answer document; ``name`` is used in error messages."""
     if isinstance(source, dict):
+        _checked(source, name)
         return source
     if isinstance(source, Path):
         name = str(source)
@@ -96,13 +97,66 @@ def load_answer(source: str | bytes | Path | dict[str, Any], *, name: str = "ans
             f"{name}: {len(source) / 1e6:.1f} MB, above the {MAX_ANSWER_BYTES / 1e6:.0f} MB limit for an answer"
         )
     try:
-        data = json.loads(source)
+        data = json.loads(source, parse_int=_parse_int)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         where = f" at line {exc.lineno} column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
         raise InputError(f"{name}: not valid JSON{where} ({getattr(exc, 'msg', exc)})") from None
+    except _NumberTooLong as exc:
+        raise InputError(f"{name}: a number of {exc.digits:,} digits (at most {MAX_INT_DIGITS})") from None
+    except RecursionError:
+        raise InputError(f"{name}: nested more than {MAX_DEPTH} levels deep") from None
     if not isinstance(data, dict):
         raise InputError(f"{name}: expected a JSON object, got {type(data).__name__}")
+    _checked(data, name)
     return data
+
+
+def _no_nulls(data: dict[str, Any], keys: tuple[str, ...], name: str, where: str = "") -> None:
+    """``null`` is not "absent": the schema allows neither, and a null quote silently turning a
+    citation into a marker-only one hides a bug in the caller."""
+    for key in keys:
+        if key in data and data[key] is None:
+            raise InputError(f"{name}: {where}{key} is null (leave the key out instead)")
+
+
+def _checked(data: Any, name: str) -> None:
+    """Refuse what JSON allows but text cannot be: lone surrogates (``"\\ud800"``), and nesting
+    deeper than :data:`MAX_DEPTH`. Iterative, so no input can exhaust the stack here."""
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise InputError(f"{name}: nested more than {MAX_DEPTH} levels deep")
+        if isinstance(value, str):
+            bad = _SURROGATE.search(value)
+            if bad:
+                raise InputError(
+                    f"{name}: a string holds a lone surrogate (U+{ord(bad.group()):04X}), which is not text"
+                )
+        elif isinstance(value, dict):
+            stack.extend((k, depth + 1) for k in value)
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+#: Deepest nesting an answer may have (real answers: 5 or 6).
+MAX_DEPTH = 64
+#: Longest integer literal an answer may hold (page numbers and indexes: a few digits).
+MAX_INT_DIGITS = 18
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise _NumberTooLong(len(text.lstrip("-")))
+    return int(text)
+
+
+class _NumberTooLong(ValueError):
+    def __init__(self, digits: int) -> None:
+        super().__init__(digits)
+        self.digits = digits
 
 
 def _type_error(name: str, key: str, expected: str, value: Any) -> InputError:
@@ -255,6 +309,7 @@ def parse_answer(data: dict[str, Any], *, name: str = "answer") -> AnswerInput:
             if "answer" in data
             else InputError(f"{name}: missing 'answer'")
         )
+    _no_nulls(data, ("sources", "context", "citations"), name)
     sources = data.get("sources")
     context = data.get("context")
     if sources is not None and (
@@ -293,6 +348,7 @@ def _citation(item: Any, n: int, name: str, sents: list[Sentence], seen: dict[st
     where = f"citations[{n}]"
     if not isinstance(item, dict):
         raise InputError(f"{name}: {where} must be an object, got {type(item).__name__}")
+    _no_nulls(item, ("marker", "quote", "claim", "required_terms"), name, where + ".")
     marker = item.get("marker")
     if isinstance(marker, int) and not isinstance(marker, bool):
         marker = str(marker)

@@ -62,6 +62,9 @@ SCREEN_CANDIDATES = 3
 #: ... after dropping chunks holding less than this share of the quote's words (of three letters or more).
 SCREEN_WORD_SHARE = 0.6
 POLICIES = ("annotate", "strict", "strip")
+#: Fuzzy thresholds a user may set (scores are 0-100; below 50, unrelated text of the same length
+#: scores as a match).
+THRESHOLD_RANGE = (50.0, 100.0)
 
 _NUMBER = re.compile(r"(?<![\d.,])\d+(?:[.,]\d+)*(?![\d])")
 _WORDS = re.compile(r"[^\W_]+")
@@ -80,6 +83,16 @@ class VerifyOptions:
     log: bool = True
     #: flags that make a verified citation fail (see :data:`DEFAULT_FAIL_ON`)
     fail_on: frozenset[Flag] = DEFAULT_FAIL_ON
+
+    def __post_init__(self) -> None:
+        low, high = THRESHOLD_RANGE
+        if not low <= self.fuzzy_threshold <= high:  # False for NaN too
+            raise InputError(
+                f"fuzzy threshold {self.fuzzy_threshold!r} is outside {low:g}-{high:g} "
+                "(a score below 50 accepts unrelated text)"
+            )
+        if self.policy not in POLICIES:
+            raise InputError(f"policy {self.policy!r} is not one of {', '.join(POLICIES)}")
 
 
 def parse_fail_on(value: str) -> frozenset[Flag]:

@@ -9,6 +9,9 @@ told otherwise.
 from __future__ import annotations
 
 import html
+import logging
+import secrets
+import socket
 import threading
 from email.parser import BytesParser
 from email.policy import HTTP
@@ -22,10 +25,12 @@ from citeline.ingest.offsets import Normalized
 from citeline.store.errors import NotFound, StoreError
 from citeline.store.store import Store
 from citeline.verify.errors import InputError
-from citeline.verify.html import build_html
+from citeline.verify.html import SCRIPT_HASH, build_html
 from citeline.verify.pages import PageRenderer
 from citeline.verify.parse import MAX_ANSWER_BYTES, load_answer, parse_answer
 from citeline.verify.verify import Verifier, VerifyOptions
+
+_log = logging.getLogger("citeline.serve")
 
 _CSS = """
 body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#1d2330;background:#f6f7f9}
@@ -61,11 +66,15 @@ class App:
         self.renderer = PageRenderer(store)
         self.verifier = Verifier(store, VerifyOptions(log=True))
         self._lock = threading.Lock()  # pdfium is not thread-safe
+        #: The verify form's token: a POST without Origin and Referer must carry it.
+        self.token = secrets.token_urlsafe(24)
 
-    def handle(self, method: str, target: str, headers: dict[str, str], body: bytes) -> tuple[int, str, bytes]:
+    def handle(
+        self, method: str, target: str, headers: dict[str, str], body: bytes, *, need_token: bool = False
+    ) -> tuple[int, str, bytes]:
         url = urlparse(target)
-        q = {k: v[0] for k, v in parse_qs(url.query).items()}
         try:
+            q = {k: v[0] for k, v in parse_qs(url.query, max_num_fields=32).items()}
             if method == "GET" and url.path == "/":
                 return self.index()
             if method == "GET" and url.path == "/document":
@@ -73,17 +82,30 @@ class App:
             if method == "GET" and url.path == "/chunk":
                 return self.chunk(q.get("id", ""))
             if method == "GET" and url.path == "/page.png":
-                return self.page_png(int(q.get("version", "0")), int(q.get("page", "0")))
+                return self.page_png(_id(q, "version"), _id(q, "page"))
             if method == "GET" and url.path == "/verify":
                 return self.verify_form()
             if method == "POST" and url.path == "/verify":
-                return self.verify(headers, body)
-        except (NotFound, ValueError) as exc:
+                return self.verify(headers, body, need_token=need_token)
+            if url.path in ("/", "/document", "/chunk", "/page.png", "/verify"):
+                return (
+                    HTTPStatus.METHOD_NOT_ALLOWED,
+                    "text/html",
+                    _page("Not allowed", f"<p>{_e(method)} is not served here.</p>"),
+                )
+        except NotFound as exc:
             return HTTPStatus.NOT_FOUND, "text/html", _page("Not found", f'<p class="error">{_e(exc)}</p>')
-        except InputError as exc:
-            return HTTPStatus.BAD_REQUEST, "text/html", _page("Bad answer", f'<p class="error">{_e(exc)}</p>')
+        except (InputError, ValueError) as exc:
+            return HTTPStatus.BAD_REQUEST, "text/html", _page("Bad request", f'<p class="error">{_e(exc)}</p>')
         except StoreError as exc:
             return HTTPStatus.INTERNAL_SERVER_ERROR, "text/html", _page("Error", f'<p class="error">{_e(exc)}</p>')
+        except Exception:  # a bug: logged with its traceback, one line to the client
+            _log.exception("citeline serve: %s %s failed", method, target.encode("unicode_escape").decode())
+            return (
+                HTTPStatus.INTERNAL_SERVER_ERROR,
+                "text/html",
+                _page("Error", '<p class="error">Internal error (logged).</p>'),
+            )
         return HTTPStatus.NOT_FOUND, "text/html", _page("Not found", f"<p>No page at {_e(url.path)}.</p>")
 
     def index(self) -> tuple[int, str, bytes]:
@@ -167,14 +189,24 @@ class App:
             f'<p><textarea name="answer" placeholder="answer JSON">{_e(answer)}</textarea></p>'
             '<p>or upload: <input type="file" name="file" accept=".json,application/json"></p>'
             '<p>context id (optional): <input name="context" size="28"></p>'
+            f'<input type="hidden" name="token" value="{_e(self.token)}">'
             '<p><button type="submit">Verify</button></p></form>'
         )
         return HTTPStatus.OK if not error else HTTPStatus.BAD_REQUEST, "text/html", _page("Verify an answer", body)
 
-    def verify(self, headers: dict[str, str], body: bytes) -> tuple[int, str, bytes]:
-        if len(body) > MAX_ANSWER_BYTES + 65536:
+    def verify(self, headers: dict[str, str], body: bytes, *, need_token: bool = False) -> tuple[int, str, bytes]:
+        if len(body) > MAX_BODY_BYTES:
             return self.verify_form(f"the upload is {len(body) / 1e6:.1f} MB, above the limit")
         fields = _form_fields(headers.get("content-type", ""), body)
+        if need_token and not secrets.compare_digest(fields.get("token") or b"", self.token.encode()):
+            return (
+                HTTPStatus.FORBIDDEN,
+                "text/html",
+                _page(
+                    "Refused",
+                    '<p class="error">A POST from outside this server\'s pages needs the token its form holds.</p>',
+                ),
+            )
         raw = fields.get("file") or fields.get("answer") or b""
         context = (fields.get("context") or b"").decode("utf-8", "replace").strip() or None
         try:
@@ -183,6 +215,7 @@ class App:
             with self._lock:
                 report = self.verifier.verify(parsed, context_id=context)
                 page = build_html(report, self.store)
+            self.verifier.log(report)  # logged once its page exists
         except InputError as exc:
             return self.verify_form(str(exc), raw.decode("utf-8", "replace"))
         except NotFound as exc:
@@ -191,6 +224,14 @@ class App:
 
     def close(self) -> None:
         self.renderer.close()
+
+
+def _id(q: dict[str, str], name: str) -> int:
+    """A positive integer parameter; anything else is a bad request (400)."""
+    value = q.get(name, "")
+    if not value.isascii() or not value.isdigit() or len(value) > 18 or int(value) < 1:
+        raise ValueError(f"Parameter {name}={value[:40]!r} is not a positive integer")
+    return int(value)
 
 
 def _form_fields(content_type: str, body: bytes) -> dict[str, bytes]:
@@ -207,45 +248,213 @@ def _form_fields(content_type: str, body: bytes) -> dict[str, bytes]:
     return {k: v[0].encode() for k, v in parse_qs(body.decode("utf-8", "replace")).items()}
 
 
-def make_server(store: Store, host: str = "127.0.0.1", port: int = 8000) -> ThreadingHTTPServer:
-    """An HTTP server for ``store`` (call ``serve_forever()``; ``port=0`` picks a free port)."""
+#: Largest request body (an answer upload plus its form fields); beyond it: 413, nothing read.
+MAX_BODY_BYTES = MAX_ANSWER_BYTES + 65536
+#: Seconds a connection may sit between bytes (a half-sent request is dropped after this).
+SOCKET_TIMEOUT = 15.0
+#: Pending connections the kernel queues for the server.
+BACKLOG = 128
+_LOOPBACK = ("127.0.0.1", "localhost", "::1")
+_WILDCARD = ("", "0.0.0.0", "::")
+
+
+class _Refused(Exception):
+    """A request refused before it reaches the app: status and one line for the client."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class _Server(ThreadingHTTPServer):
+    request_queue_size = BACKLOG
+    daemon_threads = True
+
+
+def allowed_hosts(host: str, extra: tuple[str, ...] = ()) -> frozenset[str]:
+    """Host names a request may name (DNS-rebinding guard): the bound name, loopback names when
+    bound to loopback or all interfaces (and this machine's name then), and ``extra``."""
+    names = {host.strip("[]").lower(), *(h.strip("[]").lower() for h in extra)}
+    if host in _WILDCARD:
+        names.update((*_LOOPBACK, socket.gethostname().lower(), socket.getfqdn().lower()))
+    elif host in _LOOPBACK:
+        names.update(_LOOPBACK)
+    return frozenset(names - {""})
+
+
+def _host_name(value: str) -> str:
+    """``example.org`` from ``example.org:8000``, ``::1`` from ``[::1]:8000``."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        return value[1 : value.find("]")] if "]" in value else value
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+
+
+def make_server(
+    store: Store,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    *,
+    allow_hosts: tuple[str, ...] = (),
+    socket_timeout: float = SOCKET_TIMEOUT,
+) -> ThreadingHTTPServer:
+    """An HTTP server for ``store`` (call ``serve_forever()``; ``port=0`` picks a free port).
+
+    Requests are bounded: a body over :data:`MAX_BODY_BYTES` is refused (413) before it is read,
+    a connection idle for ``socket_timeout`` s is dropped, malformed headers and parameters get
+    400. A ``Host`` header outside :func:`allowed_hosts` gets 403 (``allow_hosts``: more names,
+    ``"*"`` for any); a POST must come from the server's own pages (``Origin``/``Referer``) or
+    carry the token its form holds."""
     app = App(store)
+    hosts = allowed_hosts(host, allow_hosts)
+    any_host = "*" in allow_hosts
 
     class Handler(BaseHTTPRequestHandler):
         server_version = "citeline"
+        timeout = socket_timeout
+        default_request_version = "HTTP/1.0"  # errors on a bad request line get a status line too
+
+        def _check_host(self) -> str:
+            value = self.headers.get("host")
+            if not value:
+                raise _Refused(HTTPStatus.BAD_REQUEST, "The request has no Host header")
+            if not any_host and _host_name(value) not in hosts:
+                raise _Refused(
+                    HTTPStatus.FORBIDDEN,
+                    f"Host {value!r} is not served here (start citeline serve with --allow-host NAME to allow it)",
+                )
+            return value
+
+        def _check_origin(self, own: str) -> bool:
+            """Whether the form token is needed: POSTs from a page elsewhere are refused; the
+            form's token stands in for the headers when a client sends neither."""
+            origin = self.headers.get("origin")
+            referer = self.headers.get("referer")
+            if origin is not None:
+                if urlparse(origin).netloc.lower() != own.lower():
+                    raise _Refused(HTTPStatus.FORBIDDEN, f"Cross-origin POST from {origin!r} refused")
+                return False
+            if referer is not None:
+                if urlparse(referer).netloc.lower() != own.lower():
+                    raise _Refused(HTTPStatus.FORBIDDEN, "Cross-origin POST refused (Referer is another site)")
+                return False
+            return True  # neither header: the body must carry the form's token
+
+        def _body(self) -> bytes:
+            encoding = (self.headers.get("transfer-encoding") or "").strip().lower()
+            length = self.headers.get("content-length")
+            if encoding and length is not None:
+                raise _Refused(HTTPStatus.BAD_REQUEST, "Both Content-Length and Transfer-Encoding given")
+            if encoding:
+                if encoding != "chunked":
+                    raise _Refused(HTTPStatus.NOT_IMPLEMENTED, f"Transfer-Encoding {encoding!r} is not supported")
+                return self._chunked()
+            if length is None:
+                return b""
+            if not length.strip().isdigit() or len(length.strip()) > 18:
+                raise _Refused(HTTPStatus.BAD_REQUEST, f"Content-Length {length[:40]!r} is not a byte count")
+            size = int(length)
+            if size > MAX_BODY_BYTES:
+                raise _Refused(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, _too_large(size))
+            body = self.rfile.read(size)
+            if len(body) != size:
+                raise _Refused(HTTPStatus.BAD_REQUEST, "The body is shorter than its Content-Length")
+            return body
+
+        def _chunked(self) -> bytes:
+            parts: list[bytes] = []
+            total = 0
+            while True:
+                line = self.rfile.readline(1026)
+                size_text = line.split(b";", 1)[0].strip()
+                if not line.endswith(b"\n") or not size_text or len(size_text) > 16:
+                    raise _Refused(HTTPStatus.BAD_REQUEST, "Malformed chunk size")
+                try:
+                    size = int(size_text, 16)
+                except ValueError:
+                    raise _Refused(HTTPStatus.BAD_REQUEST, "Malformed chunk size") from None
+                if size == 0:
+                    while self.rfile.readline(1026) not in (b"\r\n", b"\n", b""):
+                        pass  # trailers: ignored
+                    return b"".join(parts)
+                total += size
+                if total > MAX_BODY_BYTES:
+                    raise _Refused(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, _too_large(total))
+                chunk = self.rfile.read(size)
+                if len(chunk) != size or self.rfile.readline(3) not in (b"\r\n", b"\n"):
+                    raise _Refused(HTTPStatus.BAD_REQUEST, "A chunk is shorter than its size")
+                parts.append(chunk)
 
         def _respond(self, method: str) -> None:
-            length = int(self.headers.get("content-length") or 0)
-            body = self.rfile.read(length) if length else b""
-            headers = {k.lower(): v for k, v in self.headers.items()}
-            status, ctype, payload = app.handle(method, self.path, headers, body)
+            try:
+                own = self._check_host()
+                need_token = False
+                body = b""
+                if method == "POST":
+                    need_token = self._check_origin(own)
+                    body = self._body()
+                elif self.headers.get("content-length") not in (None, "0") or self.headers.get("transfer-encoding"):
+                    raise _Refused(HTTPStatus.BAD_REQUEST, f"A {method} request has no body")
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                get = "GET" if method == "HEAD" else method
+                status, ctype, payload = app.handle(get, self.path, headers, body, need_token=need_token)
+            except _Refused as exc:
+                self.close_connection = True
+                status, ctype, payload = exc.status, "text/plain", (str(exc) + "\n").encode()
+            except (TimeoutError, ConnectionError):
+                self.close_connection = True
+                return  # the client went quiet or away: nothing to answer
+            self._send(status, ctype, payload, body=method != "HEAD")
+
+        def _send(self, status: int, ctype: str, payload: bytes, *, body: bool = True) -> None:
             self.send_response(status)
             self.send_header("Content-Type", f"{ctype}; charset=utf-8" if ctype.startswith("text/") else ctype)
             self.send_header("Content-Length", str(len(payload)))
-            self.send_header("X-Content-Type-Options", "nosniff")
-            self.send_header("Content-Security-Policy", _CSP)
+            if self.close_connection:
+                self.send_header("Connection", "close")
             self.end_headers()
-            self.wfile.write(payload)
+            if body:
+                self.wfile.write(payload)
+
+        def end_headers(self) -> None:
+            for name, value in SECURITY_HEADERS.items():  # on every response, the library's errors too
+                self.send_header(name, value)
+            super().end_headers()
 
         def do_GET(self) -> None:
             self._respond("GET")
+
+        def do_HEAD(self) -> None:
+            self._respond("HEAD")
 
         def do_POST(self) -> None:
             self._respond("POST")
 
         def log_message(self, format: str, *args: Any) -> None:
-            return  # quiet: the CLI prints the address once
+            _log.debug("%s %s", self.address_string(), (format % args).encode("unicode_escape").decode())
 
-    server = ThreadingHTTPServer((host, port), Handler)
-    server.daemon_threads = True
+    server = _Server((host, port), Handler)
     server.app = app  # type: ignore[attr-defined]
     return server
 
 
-_CSP = (
-    "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
-    "form-action 'self'"
-)
+def _too_large(size: int) -> str:
+    return f"The request body is {size / 1e6:.1f} MB, above the {MAX_BODY_BYTES / 1e6:.1f} MB limit"
+
+
+#: Sent with every response. Server pages run no script; a verification report runs its one
+#: script, allowed by hash. Nothing may frame a page.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        f"default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; script-src {SCRIPT_HASH}; "
+        "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+    ),
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "Cache-Control": "no-store",
+}
 
 
 def highlight_boxes(store: Store, chunk_id: str) -> tuple[int, list[Box]]:
