@@ -39,6 +39,12 @@ def text_layer_pdfs() -> list[tuple[Path, int]]:
     return out
 
 
+def primary_kinds() -> dict[str, str]:
+    """Each corpus file's primary kind (MANIFEST.tsv): ``tables``, ``two-column``, ``scanned``..."""
+    with (CORPUS / "MANIFEST.tsv").open(encoding="utf-8") as fh:
+        return {row["file"]: row["primary_kind"] for row in csv.DictReader(fh, delimiter="\t")}
+
+
 def timed(fn: Callable[[], T]) -> tuple[float, T]:
     t0 = time.perf_counter()
     value = fn()

@@ -7,7 +7,9 @@ from typing import Any
 from citeline.ingest.clean.characters import LIGATURES
 from citeline.ingest.offsets import OffsetMap
 
-DELETABLE = set(" \t\r\n\f\v\u00a0\u00ad\u200b\u2060\ufeff\u2028\u2029")
+#: characters cleaning may drop by their kind alone (spaces, soft hyphens, invisibles, and a lone
+#: unmapped glyph, U+FFFD, between spaces)
+DELETABLE = set(" \t\r\n\f\v\u00a0\u00ad\u200b\u2060\ufeff\u2028\u2029\ufffd")
 
 
 def check_chunk(raw: str, chunk: dict[str, Any], *, furniture: list[tuple[int, int]], joined_hyphens: set[int]) -> None:

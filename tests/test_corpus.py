@@ -151,6 +151,33 @@ def test_two_column_papers_read_column_by_column(name: str, minimum: float) -> N
     assert found / windows >= minimum
 
 
+@pytest.mark.parametrize("backend", ["pdfplumber", "pdfium"])
+@pytest.mark.parametrize(
+    ("name", "sentence"),
+    [
+        # a reference list's hanging labels ([Mit97], [NV15]) stand 10 pt right of the left column:
+        # they belong to the right column, not inside the left column's sentences
+        (
+            "arxiv_creativity_in_ml.pdf",
+            "Although clever algorithms were implemented for composing music, it seems as if there is "
+            "still a lot of supervision involved.",
+        ),
+        # pdfium's mark for a line-end hyphen (code 2) is the drawn hyphen, not an unmapped glyph
+        (
+            "acl2018_N18-3011_literature_graph_2col.pdf",
+            "The literature graph is a property graph with directed edges.",
+        ),
+    ],
+)
+def test_sentences_that_once_broke_read_through(name: str, sentence: str, backend: str) -> None:
+    from citeline.ingest.clean.pipeline import clean
+
+    corpus_manifest()
+    ex = extract(CORPUS / name, extractor=backend)
+    text = clean(ex.raw, geometry=ex.line_geometry(), known_furniture=ex.furniture).text
+    assert " ".join(sentence.split()) in " ".join(text.split())
+
+
 def test_corpus_ingests_end_to_end_with_every_chunk_offset_intact(tmp_path: Path, sqlite_url: str) -> None:
     corpus_manifest()
     with Store(sqlite_url) as store:

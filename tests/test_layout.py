@@ -213,6 +213,29 @@ def test_a_label_floating_in_the_gutter_does_not_cut_the_columns() -> None:
     assert got == column_text(20, 0, 40) + column_text(20, 5, 40) + ["n = 12"]
 
 
+def test_hanging_labels_of_a_reference_list_belong_to_their_column() -> None:
+    """The right column is a reference list: labels at its left edge, entries indented after them
+    (arXiv's "[Mit97] M. Mitchell, ..."), 10 pt from the left column and up to 16 pt from their
+    entries; the longest labels run into their entry. The gutter is the empty strip left of the
+    labels, and each label reads with its entry."""
+    prose = column_text(40, 0, 40)
+    left = [glyphs(t, 72, 100 + 12 * k, 10) for k, t in enumerate(prose)]
+    gutter_at = 72 + 5 * max(len(t) for t in prose)
+    labels_at, entries_at = gutter_at + 10, gutter_at + 10 + 36 + 5
+    labels = ["[Mit97]", "[KMN+02]", "[Nie15]", "[NV15]", "[SPB+14]", "[Réd16]", "[Shi14]", "[TL05]"] * 2
+    entries = column_text(32, 7, 50)
+    right = []
+    for k, text in enumerate(entries):
+        baseline = 100 + 24 * (k // 2) + 12 * (k % 2)
+        if k % 2 == 0:
+            right.append(glyphs(labels[k // 2], labels_at, baseline, 9))
+        right.append(glyphs(text, entries_at, baseline, 9))
+    got = texts(page(*left, *right))
+    assert got[: len(prose)] == prose
+    flat = [" ".join(g.split()) for g in got[len(prose) :]]
+    assert flat == [f"{labels[k // 2]} {t}" if k % 2 == 0 else t for k, t in enumerate(entries)]
+
+
 def test_a_full_width_title_and_caption_cut_the_columns_into_sections() -> None:
     title = glyphs("Grounded Citations for Clinical Guideline Summaries: a Study", 60, 60, 14)
     left_top = [glyphs(t, 40, 100 + 12 * k, 10) for k, t in enumerate(column_text(8, 0, 40))]

@@ -8,7 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citeline.ingest.clean.characters import LIGATURES, Transformed, expand_ligatures, fold_spaces, remove_soft_hyphens
+from citeline.ingest.clean.characters import (
+    LIGATURES,
+    Transformed,
+    drop_lone_unmapped,
+    expand_ligatures,
+    fold_spaces,
+    remove_soft_hyphens,
+)
 from citeline.ingest.clean.furniture import Furniture, LineGeometry, find_furniture, page_number_of, strip_furniture
 from citeline.ingest.clean.hyphenation import dehyphenate
 from citeline.ingest.clean.lexicon import document_language
@@ -90,6 +97,44 @@ def test_soft_hyphen_properties(raw: str) -> None:
     assert "\u00ad" not in out.text
     check_faithful(raw, out, may_delete=lambda ch: ch in "\u00ad \t\n\r\f")
     assert remove_soft_hyphens(out.text).text == out.text
+
+
+# ----------------------------------------------------------------------------- lone unmapped glyphs
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected", "runs"),
+    [
+        # a proof's box between two sentences
+        (
+            "abgeschlossen. \ufffd Beispiel",
+            "abgeschlossen.  Beispiel",
+            [(0, 15, 0, 15, ALIGNED), (15, 24, 16, 25, ALIGNED)],
+        ),
+        # bullets at line starts
+        ("\ufffd Größe\n\ufffd Maß", " Größe\n Maß", [(0, 7, 1, 8, ALIGNED), (7, 11, 9, 13, ALIGNED)]),
+        # inside a word, and a word of unmapped glyphs: kept, one code point per glyph
+        ("di\ufffderent \ufffd\ufffd\ufffd", "di\ufffderent \ufffd\ufffd\ufffd", [(0, 12, 0, 12, ALIGNED)]),
+    ],
+)
+def test_lone_unmapped_table(raw: str, expected: str, runs: list[tuple[int, ...]]) -> None:
+    out = drop_lone_unmapped(raw)
+    assert out.text == expected
+    assert [tuple(r) for r in out.map.runs()] == runs
+
+
+@given(st.text(alphabet="aé中 \n\ufffd.", max_size=60))
+def test_lone_unmapped_properties(raw: str) -> None:
+    out = drop_lone_unmapped(raw)
+    check_faithful(raw, out, may_delete=lambda ch: ch == "\ufffd")
+    assert out.text.count("\ufffd") <= raw.count("\ufffd")
+    assert not any(
+        ch == "\ufffd"
+        and (k == 0 or out.text[k - 1].isspace())
+        and (k + 1 == len(out.text) or out.text[k + 1].isspace())
+        for k, ch in enumerate(out.text)
+        if raw.count("\ufffd") == 1
+    )
 
 
 # ----------------------------------------------------------------------------- ligatures and spaces
@@ -397,7 +442,7 @@ def test_pipeline_table() -> None:
     assert raw[span.start : span.end] == "con-\nPage 1 of 2\fNorthwind — Révision 2\ntinues"
 
 
-@given(st.lists(st.text(alphabet="aé中 -\n\u00adﬁ.Pge0123", max_size=40), min_size=1, max_size=4))
+@given(st.lists(st.text(alphabet="aé中 -\n\u00adﬁ.Pge0123\ufffd", max_size=40), min_size=1, max_size=4))
 @settings(max_examples=200)
 def test_pipeline_properties(page_texts: list[str]) -> None:
     raw = "\f".join(page_texts)
@@ -405,7 +450,7 @@ def test_pipeline_properties(page_texts: list[str]) -> None:
     check_faithful(raw, Transformed(out.text, out.map), may_delete=lambda ch: True)
     assert clean(out.text).text == out.text  # stable round trip
     # the composed map equals mapping back through each step in turn, for every span
-    steps = [remove_soft_hyphens, expand_ligatures, fold_spaces, dehyphenate, normalize_whitespace]
+    steps = [remove_soft_hyphens, drop_lone_unmapped, expand_ligatures, fold_spaces, dehyphenate, normalize_whitespace]
     text, maps = strip_furniture(raw).text, [strip_furniture(raw).map]
     for step in steps:
         result = step(text)

@@ -47,6 +47,16 @@ def remove_soft_hyphens(text: str) -> Transformed:
     return Transformed(*apply_edits(text, [Edit(m.start(), m.end(), "") for m in _SHY.finditer(text)]))
 
 
+_LONE_UNMAPPED = re.compile("(?:(?<=\\s)|^)\ufffd(?=\\s|$)", re.MULTILINE)
+
+
+def drop_lone_unmapped(text: str) -> Transformed:
+    """Delete a U+FFFD standing alone between spaces or line ends: one unmappable symbol glyph (a
+    bullet, a proof's box, a check box) that would only put noise in a prompt. Runs of them (a
+    word in a font without a Unicode map) stay, one per glyph, so the gap is visible."""
+    return Transformed(*apply_edits(text, [Edit(m.start(), m.end(), "") for m in _LONE_UNMAPPED.finditer(text)]))
+
+
 def expand_ligatures(text: str) -> Transformed:
     """Expand U+FB00..U+FB06 to their letters (``"ﬁ"`` -> ``"fi"``); each becomes a block of one source."""
     return Transformed(

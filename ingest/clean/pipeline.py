@@ -12,14 +12,14 @@ import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-from citeline.ingest.clean.characters import expand_ligatures, fold_spaces, remove_soft_hyphens
+from citeline.ingest.clean.characters import drop_lone_unmapped, expand_ligatures, fold_spaces, remove_soft_hyphens
 from citeline.ingest.clean.furniture import Furniture, LineGeometry, strip_furniture
 from citeline.ingest.clean.hyphenation import dehyphenate
 from citeline.ingest.clean.whitespace import normalize_whitespace
 from citeline.ingest.offsets import Normalized, OffsetMap
 
 #: Bumped whenever cleaning can turn the same raw stream into another text (it enters the settings hash).
-PIPELINE_VERSION = 2
+PIPELINE_VERSION = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +28,7 @@ class CleanSettings:
 
     furniture: bool = True
     soft_hyphens: bool = True
+    lone_unmapped: bool = True
     ligatures: bool = True
     spaces: bool = True
     dehyphenate: bool = True
@@ -95,6 +96,7 @@ def clean(
         text, current = stripped.text, stripped.map
     steps = [
         (settings.soft_hyphens, remove_soft_hyphens),
+        (settings.lone_unmapped, drop_lone_unmapped),
         (settings.ligatures, expand_ligatures),
         (settings.spaces, fold_spaces),
     ]

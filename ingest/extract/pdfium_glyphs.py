@@ -70,7 +70,9 @@ def _glyphs(tp: Any, count: int, transform: Transform, pdfium_c: Any) -> tuple[l
     for i, code in enumerate(_page_codes(tp, count, pdfium_c)):
         # generated spaces and line breaks are dropped here, as the layout would
         if code <= 32 or code == 0xA0 or code == 0xFFFE:
-            if (code in _CONTROL_GLYPHS and not generated(tp, i)) or (
+            if code == 2 and not unmapped_glyph(tp, i):
+                code = 0x2D  # pdfium's mark for a drawn hyphen that ends a line (it says "not generated")
+            elif (code in _CONTROL_GLYPHS and not generated(tp, i)) or (
                 code == 32 and out and out[-1].text == UNMAPPED and unmapped_glyph(tp, i)
             ):
                 # a drawn glyph pdfium could not map: it hands out the glyph's code (a "space" right

@@ -263,17 +263,21 @@ def _gutter_split(
     # the gutter: the widest run of bins crossed by (nearly) the fewest glyphs, so a centred page
     # number or a short label inside the gutter does not split it
     limit = lowest + max(2, settings.gutter_slack * total)
-    best_start, best_width, run_start = -1, 0, -1
-    for k, cov in enumerate([*coverage, limit + 1]):
-        if cov <= limit:
-            if run_start < 0:
-                run_start = k
-        elif run_start >= 0:
-            if k - run_start > best_width:
-                best_start, best_width = run_start, k - run_start
-            run_start = -1
+    best_start, best_width = _widest_run(coverage, limit)
     if best_width < settings.min_gutter:
         return None
+    # an empty run wins over a wider one that only the slack lets through when what fills the
+    # difference is a column of left-aligned pieces: the hanging labels of a reference list
+    # ("[Mit97]") at the left edge of the column they belong to (a figure's labels float instead)
+    empty_start, empty_width = _widest_run(coverage, lowest + 2)
+    if empty_width >= settings.min_gutter and empty_width < best_width:
+        e0, e1 = a + empty_start, a + empty_start + empty_width
+        s0, s1 = a + best_start, a + best_start + best_width
+        lo_x, hi_x = min(e0, s0), max(e1, s1)
+        between = [p for p in items if lo_x - 1 <= p.x0 and p.x1 <= hi_x + 1 and (p.x0 >= e1 - 1 or p.x1 <= e0 + 1)]
+        if _aligned_column(between):
+            best_start, best_width = empty_start, empty_width
+    best_start, best_width = _trim_to_empty_side(coverage, best_start, best_width, lowest, settings)
     g0 = a + best_start
     g1 = g0 + best_width
     # a piece belongs to a side unless it crosses the middle of the gutter (lines may start or end a
@@ -339,6 +343,46 @@ def _gutter_split(
     if floating:
         out.append((floating, True))
     return out
+
+
+def _aligned_column(pieces: list[Piece]) -> bool:
+    """At least three pieces on different lines starting at one x (within a point)."""
+    starts = sorted(p.x0 for p in pieces)  # pieces at one x cannot share a line
+    return any(starts[k + 2] - starts[k] <= 1.0 for k in range(len(starts) - 2))
+
+
+def _widest_run(coverage: list[int], limit: float) -> tuple[int, int]:
+    """Start and width of the widest run of bins crossed by at most ``limit`` glyphs."""
+    best_start, best_width, run_start = -1, 0, -1
+    for k, cov in enumerate([*coverage, limit + 1]):
+        if cov <= limit:
+            if run_start < 0:
+                run_start = k
+        elif run_start >= 0:
+            if k - run_start > best_width:
+                best_start, best_width = run_start, k - run_start
+            run_start = -1
+    return best_start, best_width
+
+
+def _trim_to_empty_side(
+    coverage: list[int], start: int, width: int, lowest: int, settings: LayoutSettings
+) -> tuple[int, int]:
+    """The gutter without a column of short pieces that stands against one of its sides (the
+    hanging labels of a reference list, ``[Mit97]``, at the right column's left edge): when the
+    emptiest part of the run touches one end and the glyphs in the run reach the other end, the
+    gutter is the emptiest part. Labels with empty gutter on both sides (a figure's, between the
+    columns) keep the whole run, and float."""
+    empty = [coverage[k] <= lowest + 2 for k in range(start, start + width)]
+    if all(empty):
+        return start, width
+    lead = next(k for k, e in enumerate(empty) if not e)  # empty bins at the start
+    trail = next(k for k, e in enumerate(reversed(empty)) if not e)  # empty bins at the end
+    if lead >= settings.min_gutter and trail == 0:
+        return start, lead
+    if trail >= settings.min_gutter and lead == 0:
+        return start + width - trail, trail
+    return start, width
 
 
 def _is_text_column(side: list[Piece], total: int, settings: LayoutSettings) -> bool:
