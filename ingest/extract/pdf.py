@@ -193,6 +193,7 @@ def extract_pdfium(source: SourceFile, *, password: str | None = None, limits: L
     check_forms(source.path, source.data)  # pdfium expands forms as it loads a page, without bound
     other = _OtherBackend(source, password, "pdfplumber")
     replaced: list[int] = []
+    hopeless: set[str] = set()  # fonts whose glyphs pdfplumber could not map either: not asked again
 
     def pages(doc: pdfium.PdfDocument) -> Iterator[PageGlyphs]:
         for index in range(len(doc)):
@@ -202,10 +203,14 @@ def extract_pdfium(source: SourceFile, *, password: str | None = None, limits: L
             finally:
                 page.close()
             if unmapped_share(pg) > UNMAPPED_SHARE:
-                better = other.page(index)
-                if better is not None and unmapped_share(better) < unmapped_share(pg):
-                    replaced.append(pg.number)
-                    pg = better
+                fonts = {g.font for g in pg.glyphs if UNMAPPED in g.text}
+                if not fonts <= hopeless:  # pdfplumber did no better with these fonts before
+                    better = other.page(index)
+                    if better is not None and unmapped_share(better) < unmapped_share(pg):
+                        replaced.append(pg.number)
+                        pg = better
+                    else:
+                        hopeless.update(fonts)
             yield pg
 
     try:

@@ -18,32 +18,57 @@ RULE_THICKNESS = 2.0
 
 
 def plumber_page(page: Any) -> PageGlyphs:
-    """The glyphs and rules of one ``pdfplumber.Page``."""
+    """The glyphs and rules of one ``pdfplumber.Page``.
+
+    Read from pdfminer's layout objects themselves (``page.layout``), in the coordinates
+    pdfplumber gives them, without ``page.chars``: pdfplumber turns every object into a dict of
+    some twenty resolved attributes (colours, colour spaces, the graphic state), which costs more
+    than parsing the page; citeline needs five of them."""
+    from pdfminer.layout import LTChar, LTContainer, LTLine, LTRect
+
     height = float(page.height)
+    mb_x0, mb_top = page.mediabox[:2]
     out: list[Glyph] = []
+    rules: list[Rule] = []
     add = out.append
     space = False
     unmapped = 0
-    for ch in page.chars:
-        text = ch["text"]
-        if not text or text.isspace():
-            space = True
+    stack = [iter(page.layout._objs)]
+    while stack:
+        obj = next(stack[-1], None)
+        if obj is None:
+            stack.pop()
             continue
-        if text.startswith("(cid:"):
-            text = UNMAPPED
-            unmapped += 1
-        a, b, c, _, e, f = ch["matrix"]
-        rotation = 0 if b == 0 and c == 0 and a > 0 else quarter_turn(math.degrees(math.atan2(b, a)))
-        x0, x1, top, bottom = ch["x0"], ch["x1"], ch["top"], ch["bottom"]
-        if rotation == 0 or rotation == 180:
-            size = ch["size"]
-            baseline = height - f
-        else:
-            size = x1 - x0  # pdfminer's size is the box height: the advance, for a turned glyph
-            baseline = e
-        add(Glyph(text, x0, x1, top, bottom, baseline, size, ch["fontname"], rotation, space))
-        space = False
-    return PageGlyphs(page.page_number, float(page.width), height, out, _rules(page), unmapped)
+        if isinstance(obj, LTChar):
+            text = obj._text
+            if not text or text.isspace():
+                space = True
+                continue
+            if text.startswith("(cid:"):
+                text = UNMAPPED
+                unmapped += 1
+            a, b, c, _, e, f = obj.matrix
+            rotation = 0 if b == 0 and c == 0 and a > 0 else quarter_turn(math.degrees(math.atan2(b, a)))
+            x0, x1 = obj.x0 + mb_x0, obj.x1 + mb_x0
+            top, bottom = height - obj.y1 + mb_top, height - obj.y0 + mb_top
+            if rotation == 0 or rotation == 180:
+                size = obj.size
+                baseline = height - f
+            else:
+                size = x1 - x0  # pdfminer's size is the box height: the advance, for a turned glyph
+                baseline = e
+            font = obj.fontname
+            if isinstance(font, bytes):  # (rare) a byte-encoded name, decoded as pdfplumber does
+                from pdfplumber.page import fix_fontname_bytes
+
+                font = fix_fontname_bytes(font)
+            add(Glyph(text, x0, x1, top, bottom, baseline, size, font, rotation, space))
+            space = False
+        elif isinstance(obj, LTContainer):  # a form or figure: its objects, in place
+            stack.append(iter(obj._objs))
+        elif isinstance(obj, (LTLine, LTRect)) and min(obj.x1 - obj.x0, obj.y1 - obj.y0) <= RULE_THICKNESS:
+            rules.append(Rule(obj.x0 + mb_x0, height - obj.y1 + mb_top, obj.x1 + mb_x0, height - obj.y0 + mb_top))
+    return PageGlyphs(page.page_number, float(page.width), height, out, rules, unmapped)
 
 
 def fonts_without_unicode(page: Any) -> frozenset[str]:
@@ -62,13 +87,3 @@ def fonts_without_unicode(page: Any) -> frozenset[str]:
         return frozenset(out)
     except Exception:  # a damaged resource dictionary: trust pdfminer
         return frozenset()
-
-
-def _rules(page: Any) -> list[Rule]:
-    """Horizontal and vertical line objects and thin rectangles (never a diagonal)."""
-    return [
-        Rule(o["x0"], o["top"], o["x1"], o["bottom"])
-        for objects in (page.lines, page.rects)
-        for o in objects
-        if min(o["x1"] - o["x0"], o["bottom"] - o["top"]) <= RULE_THICKNESS
-    ]
