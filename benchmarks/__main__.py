@@ -1,5 +1,5 @@
 """Run the benchmarks: ``python -m benchmarks [extract] [transforms] [ingest] [verify] [report]
-[scale] [calibration] [startup] [fidelity]``
+[scale] [calibration] [startup] [fidelity] [ocr]``
 (all when none is named). Results go to benchmarks/results/<name>.json and a Markdown summary to
 benchmarks/results/summary.md; the README quotes them."""
 
@@ -13,6 +13,7 @@ from benchmarks import (
     bench_extract,
     bench_fidelity,
     bench_ingest,
+    bench_ocr,
     bench_report,
     bench_scale,
     bench_startup,
@@ -32,6 +33,7 @@ BENCHMARKS = {
     "startup": bench_startup.run,
     # runs the peers it can import in this environment and reports the others as not installed
     "fidelity": bench_fidelity.run,
+    "ocr": bench_ocr.run,
 }
 #: Run only when named: needs the peers of the `bench` extra (a separate environment).
 OPTIONAL = {"peers"}
@@ -118,6 +120,8 @@ def summary(results: dict[str, dict[str, Any]]) -> str:
         lines += [""]
     if "fidelity" in results:
         lines += [bench_fidelity.markdown(results["fidelity"])]
+    if "ocr" in results:
+        lines += [bench_ocr.markdown(results["ocr"]), ""]
     if "peers" in results:
         r = results["peers"]
         lines += ["| ingest throughput (pages/s, median of the rounds) | workers | pages/s | rounds |"]

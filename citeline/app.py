@@ -124,6 +124,38 @@ def verbose_option(f: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def ocr_options(f: F) -> F:
+    """``--ocr``, ``--ocr-lang`` and ``--ocr-dpi`` (ingest and extract), handed on as ``ocr``."""
+
+    @click.option(
+        "--ocr",
+        "ocr_mode",
+        type=click.Choice(["auto", "off", "force"]),
+        default="auto",
+        show_default=True,
+        help="auto: OCR pages without a usable text layer (and images); force: every page; off: none.",
+    )
+    @click.option(
+        "--ocr-lang",
+        default="eng",
+        show_default=True,
+        metavar="LANGS",
+        help="Tesseract languages joined by '+', e.g. eng+deu (Debian: tesseract-ocr-deu).",
+    )
+    @click.option("--ocr-dpi", type=click.IntRange(50, 1200), default=300, show_default=True, help="Render dpi.")
+    @functools.wraps(f)
+    def wrapper(*args: Any, ocr_mode: str, ocr_lang: str, ocr_dpi: int, **kwargs: Any) -> Any:
+        from citeline.ingest.extract.ocr import OcrSettings
+
+        try:
+            settings = OcrSettings(mode=ocr_mode, languages=ocr_lang, dpi=ocr_dpi)
+        except ValueError as exc:
+            raise CommandError(f"--ocr-lang: {exc}", EXIT_USAGE) from None
+        return f(*args, ocr=settings, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
 def open_store(*, migrate: bool = True) -> Any:
     from citeline.store import Store
 

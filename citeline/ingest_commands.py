@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -13,6 +14,7 @@ from citeline.app import (
     cli,
     db_option,
     errors_as_messages,
+    ocr_options,
     open_store,
     verbose_option,
 )
@@ -71,6 +73,7 @@ from citeline.output import Progress, dumps, printable, table
 )
 @click.option("--allow-failures", is_flag=True, help="Exit 0 even when some files failed.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
+@ocr_options
 @verbose_option
 @db_option
 def ingest(
@@ -88,6 +91,7 @@ def ingest(
     scheduler: str | None,
     allow_failures: bool,
     quiet: bool,
+    ocr: Any,
 ) -> None:
     """Index files and folders (recursively) into the store.
 
@@ -118,6 +122,7 @@ def ingest(
         chunk_target=chunk_size,
         chunk_overlap=chunk_overlap,
         chunk_unit=chunk_unit,  # type: ignore[arg-type]
+        ocr=ocr,
     )
     options = IngestOptions(
         settings=settings,

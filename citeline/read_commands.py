@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from citeline.app import cli, db_option, errors_as_messages, open_store
+from citeline.app import cli, db_option, errors_as_messages, ocr_options, open_store
 from citeline.output import csv_text, dumps, table
 
 # ----------------------------------------------------------------------------- reads
@@ -118,11 +118,20 @@ def show(uri: str, fmt: str) -> None:
         click.echo(f"\nProblem: {p['code']}: {p['message']}")
     if info.pages:
         click.echo("\nPages:")
+        ocr = any(p.ocr_engine for p in info.pages)
         click.echo(
             table(
-                ["page", "width", "height", "raw_start", "raw_end", "text"],
+                ["page", "width", "height", "raw_start", "raw_end", "text"]
+                + (["ocr", "languages", "confidence", "dpi"] if ocr else []),
                 [
                     [p.page_no, p.width, p.height, p.raw_start, p.raw_end, "yes" if p.has_text else "no"]
+                    + (
+                        [p.ocr_engine or "", p.ocr_languages or "", p.ocr_confidence, p.ocr_dpi]
+                        if ocr and p.ocr_engine
+                        else ["", "", "", ""]
+                        if ocr
+                        else []
+                    )
                     for p in info.pages
                 ],
             )
@@ -222,18 +231,22 @@ def sql(query: str, fmt: str, timeout: float) -> None:
 @click.option("--password", default=None, help="Password for encrypted PDFs.")
 @click.option("--cleaned", is_flag=True, help="Print the cleaned text instead of the raw stream.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def extract(path: str, extractor: str, password: str | None, cleaned: bool, fmt: str) -> None:
+@ocr_options
+def extract(path: str, extractor: str, password: str | None, cleaned: bool, fmt: str, ocr: Any) -> None:
     """Extract one file and print its raw stream (or cleaned text); nothing is stored.
+
+    Pages without a usable text layer, and images (PNG, JPEG, TIFF), are read by OCR (--ocr).
 
     \b
     Example:
         citeline extract fixtures/pdf/two_column_paper.pdf --cleaned
+        citeline extract fixtures/ocr/handbook_200dpi.tif --ocr-lang eng --format json
     """
     from citeline.ingest.clean.pipeline import clean
     from citeline.ingest.extract import extract as run_extract
 
     with errors_as_messages():
-        ex = run_extract(path, extractor=extractor, password=password)
+        ex = run_extract(path, extractor=extractor, password=password, ocr=ocr)
     result = (
         clean(ex.raw, geometry=ex.line_geometry() if ex.lines else None, known_furniture=ex.furniture)
         if cleaned

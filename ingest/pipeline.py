@@ -22,6 +22,7 @@ from citeline.ingest.clean.pipeline import CleanSettings, RawFurniture, RawHyphe
 from citeline.ingest.extract import Extraction, Limits, SourceFile, extract_source, read_source
 from citeline.ingest.extract.layout.settings import LAYOUT_VERSION
 from citeline.ingest.extract.model import pages_of
+from citeline.ingest.extract.ocr import OcrSettings
 from citeline.ingest.offsets import OffsetMap
 
 
@@ -35,10 +36,12 @@ class PipelineSettings:
     chunk_target: int = DEFAULT_TARGET
     chunk_overlap: int = DEFAULT_OVERLAP
     chunk_unit: Literal["chars", "tokens"] = "chars"
+    ocr: OcrSettings = field(default_factory=OcrSettings)
 
     def as_dict(self) -> dict[str, object]:
         return {
             "extractor": self.extractor,
+            "ocr": self.ocr.as_dict(),
             # a new layout engine turns the same file into another raw stream: old versions must
             # report that they need --reprocess rather than silently mix with new ones
             "layout": LAYOUT_VERSION,
@@ -103,7 +106,9 @@ def process_source(
     limits: Limits = Limits(),
 ) -> ProcessedDocument:
     t0 = time.perf_counter()
-    extraction = extract_source(source, extractor=settings.extractor, password=password, limits=limits)
+    extraction = extract_source(
+        source, extractor=settings.extractor, password=password, limits=limits, ocr=settings.ocr
+    )
     t1 = time.perf_counter()
     cleaned = clean(
         extraction.raw,

@@ -39,6 +39,11 @@ DEFAULT_EXTENSIONS = (
     ".odt",
     ".epub",
     ".eml",
+    ".png",
+    ".jpg",
+    ".jpeg",
+    ".tif",
+    ".tiff",
 )
 
 

@@ -114,6 +114,11 @@ class Page(Base):
     raw_start: Mapped[int] = mapped_column(Integer)
     raw_end: Mapped[int] = mapped_column(Integer)
     has_text: Mapped[bool] = mapped_column(Boolean)
+    #: read by OCR: engine and version, languages, mean word confidence (0-100), dpi; null otherwise
+    ocr_engine: Mapped[str | None] = mapped_column(String(64))
+    ocr_languages: Mapped[str | None] = mapped_column(String(128))
+    ocr_confidence: Mapped[float | None] = mapped_column(Float)
+    ocr_dpi: Mapped[float | None] = mapped_column(Float)
 
 
 class Line(Base):

@@ -82,6 +82,11 @@ class PageInfo:
     raw_start: int
     raw_end: int
     has_text: bool
+    #: set for a page read by OCR (see :class:`citeline.ingest.extract.model.Page`)
+    ocr_engine: str | None = None
+    ocr_languages: str | None = None
+    ocr_confidence: float | None = None
+    ocr_dpi: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

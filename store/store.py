@@ -88,7 +88,18 @@ _VERSION_FROM = select(m.DocumentVersion, m.Document).join(m.Document, m.Documen
 _VERSION_BY_ID = _VERSION_FROM.where(m.DocumentVersion.id == bindparam("version_id"))
 _CURRENT_VERSION = _VERSION_FROM.where(m.Document.uri == bindparam("uri"), m.DocumentVersion.superseded_at.is_(None))
 _PAGES_OF_VERSION = (
-    select(m.Page.page_no, m.Page.width, m.Page.height, m.Page.raw_start, m.Page.raw_end, m.Page.has_text)
+    select(
+        m.Page.page_no,
+        m.Page.width,
+        m.Page.height,
+        m.Page.raw_start,
+        m.Page.raw_end,
+        m.Page.has_text,
+        m.Page.ocr_engine,
+        m.Page.ocr_languages,
+        m.Page.ocr_confidence,
+        m.Page.ocr_dpi,
+    )
     .where(m.Page.version_id == bindparam("version_id"))
     .order_by(m.Page.page_no)
 )
@@ -379,7 +390,18 @@ class Store:
             furniture: list[FurnitureInfo] = []
             if shown is not None:
                 pages = [
-                    PageInfo(p.page_no, p.width, p.height, p.raw_start, p.raw_end, p.has_text)
+                    PageInfo(
+                        p.page_no,
+                        p.width,
+                        p.height,
+                        p.raw_start,
+                        p.raw_end,
+                        p.has_text,
+                        p.ocr_engine,
+                        p.ocr_languages,
+                        p.ocr_confidence,
+                        p.ocr_dpi,
+                    )
                     for p in s.scalars(
                         select(m.Page).where(m.Page.version_id == shown.version_id).order_by(m.Page.page_no)
                     )
@@ -423,7 +445,7 @@ class Store:
 
     def pages(self, version_id: int) -> list[PageInfo]:
         with self.engine.connect() as conn:
-            return [PageInfo(*row) for row in conn.execute(_PAGES_OF_VERSION, {"version_id": version_id})]
+            return [PageInfo(**row._mapping) for row in conn.execute(_PAGES_OF_VERSION, {"version_id": version_id})]
 
     def geometry(self, version_id: int, span: Original | None = None) -> Geometry:
         """Line geometry of a version, or only of the lines overlapping ``span``."""

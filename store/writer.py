@@ -222,6 +222,10 @@ def write_version(session: Session, doc: ProcessedDocument, *, run_id: int | Non
                 "raw_start": p.raw_start,
                 "raw_end": p.raw_end,
                 "has_text": p.has_text,
+                "ocr_engine": p.ocr_engine,
+                "ocr_languages": p.ocr_languages,
+                "ocr_confidence": p.ocr_confidence,
+                "ocr_dpi": p.ocr_dpi,
             }
             for p in ex.pages
         ],

@@ -332,9 +332,33 @@ def test_show_names_the_current_versions_problems(sqlite_url: str, tmp_path: Pat
     folder = tmp_path / "scans"
     folder.mkdir()
     shutil.copy(PDF_FIXTURES / "scanned_page.pdf", folder / "Übersicht.pdf")
-    code, _, _ = run("--db", sqlite_url, "ingest", str(folder), "-q", "--workers", "1")
+    code, _, _ = run("--db", sqlite_url, "ingest", str(folder), "-q", "--workers", "1", "--ocr", "off")
     assert code == 0
     code, out, _ = run("--db", sqlite_url, "show", "Übersicht.pdf")
     assert code == 0
     problems = [line for line in out.splitlines() if line.startswith("Problem: ")]
     assert problems == ["Problem: no_text_layer: no text layer on page 2"]
+    # read again with OCR (a settings change: --reprocess), the page has text and show says how
+    code, _, _ = run("--db", sqlite_url, "ingest", str(folder), "-q", "--workers", "1", "--reprocess")
+    assert code == 0
+    code, out, _ = run("--db", sqlite_url, "show", "Übersicht.pdf")
+    assert [line for line in out.splitlines() if line.startswith("Problem: ")] == []
+    pages = out[out.index("Pages:") :].splitlines()
+    assert pages[1].split() == [
+        "page",
+        "width",
+        "height",
+        "raw_start",
+        "raw_end",
+        "text",
+        "ocr",
+        "languages",
+        "confidence",
+        "dpi",
+    ]
+    page_two = next(line.split() for line in pages[3:] if line.split()[:1] == ["2"])
+    assert page_two[5:7] == ["yes", "tesseract"]
+    assert page_two[7].startswith("5.")  # Tesseract 5
+    assert page_two[8] == "eng"
+    assert float(page_two[9]) > 60  # mean word confidence
+    assert float(page_two[10]) == 300.0

@@ -11,6 +11,7 @@ from citeline.ingest.clean.characters import LIGATURES
 from citeline.ingest.clean.pipeline import clean
 from citeline.ingest.errors import CorruptFile, EmptyFile, Encrypted, FileMissing, FileUnreadable, NotAPdf, TooLarge
 from citeline.ingest.extract import Limits, extract
+from citeline.ingest.extract.ocr import OcrSettings
 from citeline.ingest.offsets import Normalized, Original
 from tests.conftest import PDF_FIXTURES, truth
 
@@ -102,14 +103,45 @@ def test_ligatures_stay_in_the_raw_stream() -> None:
     assert "ﬁ" not in clean(ex.raw).text
 
 
-def test_image_only_page_is_reported_and_the_page_kept() -> None:
+def test_image_only_page_is_reported_and_the_page_kept_without_ocr() -> None:
     gt = truth("scanned_page")
-    ex = extract(PDF_FIXTURES / "scanned_page.pdf")
+    ex = extract(PDF_FIXTURES / "scanned_page.pdf", ocr=OcrSettings(mode="off"))
     assert [p.number for p in ex.pages] == [1, 2]
     assert [p.has_text for p in ex.pages] == [True, False]
     (problem,) = [p for p in ex.problems if p.code == "no_text_layer"]
     assert problem.pages == tuple(gt["image_only_pages"])
     assert problem.message == "no text layer on page 2"
+    assert ex.extractor == "pdfplumber"
+
+
+@pytest.mark.parametrize("backend", ["pdfplumber", "pdfium"])
+def test_the_image_only_page_is_read_by_ocr(backend: str) -> None:
+    """``--ocr auto`` (the default): the page without a text layer is OCR'd into the same model, the
+    page with one is left alone."""
+    gt = truth("scanned_page")
+    ex = extract(PDF_FIXTURES / "scanned_page.pdf", extractor=backend)
+    assert [p.has_text for p in ex.pages] == [True, True]
+    first, second = ex.pages
+    assert first.ocr_engine is None
+    assert second.ocr_engine is not None
+    assert second.ocr_engine.startswith("tesseract 5")
+    assert second.ocr_languages == "eng"
+    assert second.ocr_confidence is not None
+    assert second.ocr_confidence > 60
+    assert ex.extractor == f"{backend}+tesseract"
+    assert not [p for p in ex.problems if p.code == "no_text_layer"]
+    page_text = ex.raw[second.raw_start : second.raw_end]
+    (image,) = gt["image_text"]
+    for line in image["lines"]:
+        if "Faßbinder" in line:  # the 100-dpi raster blurs ß
+            continue
+        assert line.replace("Page 2 of 2", "Page 2") in page_text or line in page_text, line
+    # every code point of the OCR'd page has its box inside the page
+    geometry = ex.geometry()
+    for line in [ln for ln in ex.lines if ln.page == 2]:
+        (box,) = geometry.boxes(Original(line.raw_start, line.raw_end), ex.raw)
+        assert 0 <= box.x0 < box.x1 <= 612
+        assert 0 <= box.top < box.bottom <= 792
 
 
 def test_hashes_and_extractor_are_recorded() -> None:

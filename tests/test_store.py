@@ -129,8 +129,9 @@ def test_ingest_fixtures_end_to_end_with_the_chunk_invariant(db_url: str, tmp_pa
         assert failed.message == f"{root / 'truncated.pdf'}: corrupt PDF (Unexpected EOF)"
         assert check_all_chunks(store) == summary.chunks > 0
         scanned = store.document("scanned_page.pdf")
-        assert [p.has_text for p in scanned.pages] == [True, False]
-        assert scanned.versions[0].problems[0]["code"] == "no_text_layer"
+        assert [p.has_text for p in scanned.pages] == [True, True]  # page 2 read by OCR
+        assert [p.ocr_engine is not None for p in scanned.pages] == [False, True]
+        assert scanned.versions[0].extractor == "pdfplumber+tesseract"
         _, rows = store.sql(
             "SELECT document_uri, count(*) FROM chunk_provenance WHERE is_current = 1 GROUP BY document_uri ORDER BY 1"
         )

@@ -135,8 +135,8 @@ def _is_number(word: str) -> bool:
 
 def ocr_normal(word: str) -> str:
     """A word with the classic OCR confusions mapped to one form (rn/m, l/1/I, O/0, vv/w, cl/d)."""
-    w = word.replace("rn", "m").replace("vv", "w").replace("cl", "d")
-    return w.translate(_OCR_TABLE)
+    # the one-character confusions first, so "c1aims" and "claims" meet at "daims"
+    return word.translate(_OCR_TABLE).replace("rn", "m").replace("vv", "w").replace("cl", "d")
 
 
 def _inflected(a: str, b: str) -> bool:

@@ -71,25 +71,51 @@ class PageRenderer:
         return float(min(self.scale, MAX_SIDE_PX / max(width, height), (MAX_PIXELS / (width * height)) ** 0.5))
 
     def _pdf(self, version_id: int) -> Any:
+        """The version's source opened for drawing: a pypdfium2 document for a PDF, a PIL image
+        (frames = pages) for an image document, ``None`` when the file is gone or changed."""
         if version_id not in self._docs:
             doc = None
             try:
-                import pypdfium2 as pdfium
-
                 version = self.store.version(version_id)
                 path = self.store.document(version.document_uri).last_path
-                if path and version.media_type == "application/pdf" and sha256_file(path) == version.content_sha256:
-                    doc = pdfium.PdfDocument(path)
+                if path and sha256_file(path) == version.content_sha256:
+                    if version.media_type == "application/pdf":
+                        import pypdfium2 as pdfium
+
+                        doc = pdfium.PdfDocument(path)
+                    elif version.media_type.startswith("image/"):
+                        from PIL import Image
+
+                        doc = Image.open(path)
             except Exception:  # moved, changed or unreadable: fall back to the stored geometry
                 doc = None
             self._docs[version_id] = doc
         return self._docs[version_id]
+
+    def _image_page(self, image: Any, version_id: int, page: int) -> Any:
+        """Frame ``page`` of an image document at the page's scale, or ``None``."""
+        size = self.size(version_id, page)
+        try:
+            image.seek(page - 1)
+        except (EOFError, ValueError):
+            return None
+        if size is None:
+            return None
+        scale = self.scale_for(*size)
+        frame = image.convert("RGB").resize((max(1, round(size[0] * scale)), max(1, round(size[1] * scale))))
+        frame.info["scale"] = scale
+        return frame
 
     def image(self, version_id: int, page: int) -> Any:
         """The page as a PIL image at :meth:`scale_for` its size (``img.info["scale"]``)."""
         from PIL import Image, ImageDraw
 
         doc = self._pdf(version_id)
+        if doc is not None and not hasattr(doc, "get_page"):  # an image document
+            frame = self._image_page(doc, version_id, page)
+            if frame is not None:
+                return frame
+            doc = None
         if doc is not None and 0 < page <= len(doc):
             pdf_page = doc[page - 1]
             scale = self.scale_for(*pdf_page.get_size())

@@ -41,7 +41,17 @@ from citeline.verify.coverage import is_asserting
 from citeline.verify.errors import InputError
 from citeline.verify.fold import fold
 from citeline.verify.lookup import Lookup
-from citeline.verify.match import ALTERED_MIN, FUZZY_THRESHOLD, NEGATIONS, AlignmentMemo, Match, drift, locate, tokens
+from citeline.verify.match import (
+    ALTERED_MIN,
+    FUZZY_THRESHOLD,
+    NEGATIONS,
+    AlignmentMemo,
+    Match,
+    drift,
+    locate,
+    ocr_normal,
+    tokens,
+)
 from citeline.verify.parse import AnswerInput, CitationInput, load_answer, parse_answer, resolve_marker
 from citeline.verify.report import (
     DEFAULT_FAIL_ON,
@@ -68,6 +78,28 @@ THRESHOLD_RANGE = (50.0, 100.0)
 
 _NUMBER = re.compile(r"(?<![\d.,])\d+(?:[.,]\d+)*(?![\d])")
 _WORDS = re.compile(r"[^\W_]+")
+_WORD_TOKEN = re.compile(r"[^\W_]+(?:[.,][^\W_]+)*")
+
+
+def _stated_numbers(said: str, evidence: str) -> set[str]:
+    """The numbers ``said`` states, leaving out a digit that OCR put into a word: a token of letters
+    and digits ("c1aims", "0ut") that is, under OCR confusions, a word of the evidence without a
+    digit ("claims") is that word misread, not a number. "65th", "9130a" and "10" stay numbers."""
+    plain = None
+    out: set[str] = set()
+    for token in _WORD_TOKEN.findall(said):
+        found = _NUMBER.findall(token)
+        if not found:
+            continue
+        if any(ch.isalpha() for ch in token):
+            if plain is None:
+                plain = {ocr_normal(w) for w in _WORD_TOKEN.findall(evidence) if not any(c.isdigit() for c in w)}
+            if ocr_normal(token) in plain:
+                continue
+        out.update(found)
+    return out
+
+
 #: An ellipsis in a quote: the model left something out.
 _ELLIPSIS = re.compile(r"\s*(?:…|\.\s?\.\s?\.)\s*")
 
@@ -545,8 +577,7 @@ class Verifier:
         evidence = _sentences_around(chunk.text, matches[0].start, matches[-1].end)
         folded_evidence = fold(evidence).text
         said = cit.claim or cit.quote or ""
-        numbers = set(_NUMBER.findall(fold(said).text))
-        if numbers - set(_NUMBER.findall(folded_evidence)):
+        if _stated_numbers(fold(said).text, folded_evidence) - set(_NUMBER.findall(folded_evidence)):
             result.flags.append("numeric_mismatch")
         if cit.claim and _negated(cit.claim) != _negated(evidence):
             result.flags.append("negation_mismatch")

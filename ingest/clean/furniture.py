@@ -149,13 +149,26 @@ def _band_lines(text: str, geometry: Sequence[LineGeometry] | None) -> tuple[lis
     return lines, pages_with_text
 
 
+def _title_block(first_page: str) -> list[str]:
+    """The title and author lines of page 1: its first :data:`TITLE_LINES` lines, but not past the
+    first body paragraph (three lines or more), whose words a running head does not echo."""
+    out: list[str] = []
+    for paragraph in first_page.split("\n\n"):
+        lines = [ln for ln in paragraph.split("\n") if ln.strip()]
+        if len(lines) >= 3 and out:
+            break
+        out.extend(lines)
+        if len(out) >= TITLE_LINES:
+            break
+    return out[:TITLE_LINES]
+
+
 def find_furniture(text: str, *, geometry: Sequence[LineGeometry] | None = None) -> list[Furniture]:
     """Detect running headers, footers and page numbers in a ``\\f``-paged raw stream."""
     if "\f" not in text:
         return []  # one page: nothing can run across pages
     candidates, pages_with_text = _band_lines(text, geometry)
-    first_page = text.split("\f", 1)[0]
-    first_lines = [ln for ln in first_page.split("\n") if ln.strip()][:TITLE_LINES]
+    first_lines = _title_block(text.split("\f", 1)[0])
     page_heads = {min(c.start for c in candidates if c.page == p) for p in {c.page for c in candidates}}
     found: dict[int, Furniture] = {}
 

@@ -13,6 +13,7 @@ import os
 
 from citeline.ingest.errors import CorruptFile, ExtractionError, UnsupportedFormat
 from citeline.ingest.extract.files import (
+    IMAGE_FORMATS,
     MARKDOWN,
     PDF,
     TEXT,
@@ -24,18 +25,21 @@ from citeline.ingest.extract.files import (
     sniff_format,
 )
 from citeline.ingest.extract.model import Box, Element, Extraction, Geometry, Line, Page, Problem
+from citeline.ingest.extract.ocr import OCR_MODES, OcrSettings
 
 #: Values of ``--extractor``. ``auto`` picks by format: pdfplumber for PDFs.
 EXTRACTORS = ("auto", "pdfplumber", "pdfium")
 
 __all__ = [
     "EXTRACTORS",
+    "OCR_MODES",
     "Box",
     "Element",
     "Extraction",
     "Geometry",
     "Limits",
     "Line",
+    "OcrSettings",
     "Page",
     "Problem",
     "SourceFile",
@@ -54,6 +58,7 @@ def extract(
     password: str | None = None,
     limits: Limits = Limits(),
     fallback: bool = True,
+    ocr: OcrSettings = OcrSettings(),
 ) -> Extraction:
     """Extract one file in this process. For batches, see :mod:`citeline.ingest.isolate`."""
     return extract_source(
@@ -62,6 +67,7 @@ def extract(
         password=password,
         limits=limits,
         fallback=fallback,
+        ocr=ocr,
     )
 
 
@@ -72,12 +78,15 @@ def extract_source(
     password: str | None = None,
     limits: Limits = Limits(),
     fallback: bool = True,
+    ocr: OcrSettings = OcrSettings(),
 ) -> Extraction:
     """Run the backend for an already-read file.
 
     ``extractor`` chooses the PDF backend (``auto`` and ``pdfplumber`` are the same); other formats
     always use their own reader. With ``fallback`` (the default), a PDF that pdfminer cannot parse
-    is retried with pdfium, and the result carries a ``fallback`` problem saying so.
+    is retried with pdfium, and the result carries a ``fallback`` problem saying so. ``ocr`` says
+    which pages Tesseract reads (default: those without a usable text layer), and images are read
+    by it page by page.
     """
     if extractor not in EXTRACTORS:
         raise ValueError(f"extractor must be one of {', '.join(EXTRACTORS)}, not {extractor!r}")
@@ -86,18 +95,22 @@ def extract_source(
         from citeline.ingest.extract.pdf import extract_pdfium, extract_pdfplumber
 
         if extractor == "pdfium":
-            return extract_pdfium(source, password=password, limits=limits)
+            return extract_pdfium(source, password=password, limits=limits, ocr=ocr)
         try:
-            return extract_pdfplumber(source, password=password, limits=limits)
+            return extract_pdfplumber(source, password=password, limits=limits, ocr=ocr)
         except CorruptFile as first:
             if not fallback:
                 raise
             try:
-                result = extract_pdfium(source, password=password, limits=limits)
+                result = extract_pdfium(source, password=password, limits=limits, ocr=ocr)
             except ExtractionError:
                 raise first from None
             note = Problem("fallback", (), f"pdfplumber failed ({first.detail}); extracted with pdfium")
             return dataclasses.replace(result, problems=(note, *result.problems))
+    if fmt in IMAGE_FORMATS:
+        from citeline.ingest.extract.image import extract_image
+
+        return extract_image(source, limits=limits, ocr=ocr)
     if fmt in (TEXT, MARKDOWN):
         from citeline.ingest.extract.text import extract_text
 

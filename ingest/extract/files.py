@@ -21,7 +21,7 @@ from citeline.ingest.errors import (
 )
 
 #: Formats citeline reads, by the name used in ``--extractor auto`` decisions and in the store.
-PDF, TEXT, MARKDOWN, HTML, DOCX, PPTX, ODT, EPUB, EML = (
+PDF, TEXT, MARKDOWN, HTML, DOCX, PPTX, ODT, EPUB, EML, PNG, JPEG, TIFF = (
     "pdf",
     "text",
     "markdown",
@@ -31,6 +31,9 @@ PDF, TEXT, MARKDOWN, HTML, DOCX, PPTX, ODT, EPUB, EML = (
     "odt",
     "epub",
     "eml",
+    "png",
+    "jpeg",
+    "tiff",
 )
 MEDIA_TYPES = {
     PDF: "application/pdf",
@@ -42,8 +45,14 @@ MEDIA_TYPES = {
     ODT: "application/vnd.oasis.opendocument.text",
     EPUB: "application/epub+zip",
     EML: "message/rfc822",
+    PNG: "image/png",
+    JPEG: "image/jpeg",
+    TIFF: "image/tiff",
 }
 UNSTRUCTURED_FORMATS = frozenset({HTML, DOCX, PPTX, ODT, EPUB, EML})
+#: Images: read by OCR, one page per image (per frame of a multi-page TIFF).
+IMAGE_FORMATS = frozenset({PNG, JPEG, TIFF})
+IMAGE_MEDIA_TYPES = frozenset(MEDIA_TYPES[f] for f in IMAGE_FORMATS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +169,12 @@ def sniff_format(path: str, data: bytes) -> str:
     head = data[:2048]
     if b"%PDF-" in head[:1024]:
         return PDF
+    if head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return PNG
+    if head.startswith(b"\xff\xd8\xff"):
+        return JPEG
+    if head.startswith((b"II*\x00", b"MM\x00*")):
+        return TIFF
     ext = Path(path).suffix.lower()
     if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
         return _zip_format(path, data)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 #: What a glyph without a Unicode mapping becomes: one code point for one glyph (pdfminer writes the
 #: seven characters ``(cid:12)``), so offsets, boxes and prompts keep one character per glyph.
@@ -75,6 +75,10 @@ class PageGlyphs:
     rules: Sequence[Rule] = ()
     #: how many of ``glyphs`` have no Unicode mapping (U+FFFD), as the backend counted them
     unmapped: int = 0
+    #: a page read by OCR: its lines in reading order (the layout engine is not run) and how
+    #: (``citeline.ingest.extract.ocr.OcrLine`` and ``OcrInfo``)
+    ocr_lines: list[Any] | None = None
+    ocr: Any = None
 
     def __repr__(self) -> str:
         return f"<PageGlyphs:{self.number} glyphs={len(self.glyphs)} rules={len(self.rules)}>"

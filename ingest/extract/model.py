@@ -59,12 +59,18 @@ class Page:
     raw_start: int
     raw_end: int
     has_text: bool = True
+    #: read by OCR: the engine and its version ("tesseract 5.5.4"), its languages, the mean word
+    #: confidence (0-100) and the dpi the page was read at; ``None`` for a text-layer page
+    ocr_engine: str | None = None
+    ocr_languages: str | None = None
+    ocr_confidence: float | None = None
+    ocr_dpi: float | None = None
 
     def __repr__(self) -> str:
         return f"<Page:{self.number}>"
 
     def as_dict(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "number": self.number,
             "width": self.width,
             "height": self.height,
@@ -72,6 +78,14 @@ class Page:
             "raw_end": self.raw_end,
             "has_text": self.has_text,
         }
+        if self.ocr_engine is not None:
+            out["ocr"] = {
+                "engine": self.ocr_engine,
+                "languages": self.ocr_languages,
+                "confidence": self.ocr_confidence,
+                "dpi": self.ocr_dpi,
+            }
+        return out
 
 
 @dataclass(frozen=True, slots=True)

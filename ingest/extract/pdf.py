@@ -7,16 +7,28 @@ raw stream and geometry, and differ only where the two parsers see different gly
 from __future__ import annotations
 
 import dataclasses
+import functools
 import io
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from citeline.ingest.errors import CorruptFile, Encrypted, ExtractionError, TooLarge
 from citeline.ingest.extract.files import MEDIA_TYPES, PDF, Limits, SourceFile
 from citeline.ingest.extract.glyphs import LIGATURES, UNMAPPED, PageGlyphs
 from citeline.ingest.extract.layout import LAYOUT_VERSION, layout_page
+from citeline.ingest.extract.layout.order import LayoutLine
 from citeline.ingest.extract.model import Extraction, Furniture, Line, Page, Problem
+from citeline.ingest.extract.ocr import (
+    CONFIDENCE_FLOOR,
+    OcrInfo,
+    OcrLine,
+    OcrSettings,
+    image_coverage,
+    low_confidence_pages,
+    ocr_pdf_page,
+    wants_ocr,
+)
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -34,15 +46,18 @@ def assemble(
     version: str,
     limits: Limits,
     problems: Iterable[Problem] = (),
+    media_type: str = MEDIA_TYPES[PDF],
 ) -> Extraction:
     """Lay out every page and build the raw stream, page records, line geometry and the furniture the
-    layout found (margin line numbers, margin stamps)."""
+    layout found (margin line numbers, margin stamps). A page read by OCR brings its lines in
+    reading order already."""
     parts: list[str] = []
     page_records: list[Page] = []
     lines: list[Line] = []
     furniture: list[Furniture] = []
     empty_pages: list[int] = []
     unmapped_pages: list[int] = []
+    ocr_pages: list[tuple[int, OcrInfo]] = []
     pos = 0
     for pg in pages:
         if not (0 < pg.width <= limits.max_page_side and 0 < pg.height <= limits.max_page_side):
@@ -51,7 +66,8 @@ def assemble(
             parts.append("\f")
             pos += 1
         page_start = pos
-        for k, ln in enumerate(layout_page(pg)):
+        laid = layout_page(pg) if pg.ocr_lines is None else _ocr_layout(pg.ocr_lines)
+        for k, ln in enumerate(laid):
             if k > 0:
                 sep = "\n\n" if ln.paragraph_before else "\n"
                 parts.append(sep)
@@ -61,15 +77,43 @@ def assemble(
             if ln.kind in _FURNITURE_KINDS:
                 furniture.append(Furniture(ln.kind, pos, pos + len(ln.text), pg.number, ln.text))  # type: ignore[arg-type]
             pos += len(ln.text)
-        glyphs = len(pg.glyphs)  # both backends leave whitespace glyphs out
+        glyphs = len(pg.glyphs) if pg.ocr is None else pos - page_start  # whitespace glyphs are left out
         if not glyphs:
             empty_pages.append(pg.number)
-        elif unmapped_share(pg) > UNMAPPED_SHARE:
+        elif pg.ocr is None and unmapped_share(pg) > UNMAPPED_SHARE:
             unmapped_pages.append(pg.number)
-        page_records.append(Page(pg.number, pg.width, pg.height, page_start, pos, has_text=bool(glyphs)))
+        info = pg.ocr
+        if info is not None:
+            ocr_pages.append((pg.number, info))
+        page_records.append(
+            Page(
+                pg.number,
+                pg.width,
+                pg.height,
+                page_start,
+                pos,
+                has_text=bool(glyphs),
+                ocr_engine=info.engine if info else None,
+                ocr_languages=info.languages if info else None,
+                ocr_confidence=info.confidence if info else None,
+                ocr_dpi=info.dpi if info else None,
+            )
+        )
     found = list(problems)
     if empty_pages:
-        found.append(Problem("no_text_layer", tuple(empty_pages), f"no text layer on {pages_label(empty_pages)}"))
+        read = {n for n, _ in ocr_pages}
+        what = "no text found by OCR" if set(empty_pages) <= read else "no text layer"
+        found.append(Problem("no_text_layer", tuple(empty_pages), f"{what} on {pages_label(empty_pages)}"))
+    low = low_confidence_pages(ocr_pages)
+    if low:
+        found.append(
+            Problem(
+                "low_ocr_confidence",
+                tuple(low),
+                f"OCR confidence under {CONFIDENCE_FLOOR:g} on {pages_label(low)} "
+                f"(mean word confidence {min(i.confidence for n, i in ocr_pages if n in low):g} at the lowest)",
+            )
+        )
     if unmapped_pages:
         found.append(
             Problem(
@@ -87,13 +131,49 @@ def assemble(
         pages=tuple(page_records),
         lines=tuple(lines),
         content_sha256=source.sha256,
-        extractor=extractor,
-        extractor_version=f"{version} / layout {LAYOUT_VERSION}",
-        media_type=MEDIA_TYPES[PDF],
+        extractor=f"{extractor}+tesseract" if ocr_pages else extractor,
+        extractor_version=f"{version} / layout {LAYOUT_VERSION}"
+        + (f" / {ocr_pages[0][1].engine}" if ocr_pages else ""),
+        media_type=media_type,
         file_size=source.size,
         furniture=tuple(furniture),
         problems=tuple(found),
     )
+
+
+def _ocr_layout(lines: list[OcrLine]) -> list[LayoutLine]:
+    return [LayoutLine(ln.text, ln.xs, ln.top, ln.bottom, ln.paragraph_before) for ln in lines]
+
+
+def _ocr_page(
+    pg: PageGlyphs, settings: OcrSettings, path: str, open_page: Callable[[], Any], *, text_layer: bool = True
+) -> PageGlyphs:
+    """``pg``, or the same page read by OCR when it has no usable text layer (``--ocr``).
+    ``open_page`` opens the page in pypdfium2 (which renders it); it returns ``None`` when pdfium
+    cannot read the file, and the page keeps what the parser found."""
+    if settings.mode == "off":
+        return pg
+    import pypdfium2.raw as pdfium_c
+
+    def coverage() -> float:
+        page = open_page()
+        if page is None:
+            return 0.0
+        try:
+            return image_coverage(page, pdfium_c)
+        finally:
+            page.close()
+
+    if not wants_ocr(settings, len(pg.glyphs), unmapped_share(pg), coverage, text_layer=text_layer):
+        return pg
+    page = open_page()
+    if page is None:
+        return pg
+    try:
+        lines, info = ocr_pdf_page(page, path, settings)
+    finally:
+        page.close()
+    return dataclasses.replace(pg, glyphs=[], rules=[], unmapped=0, ocr_lines=lines, ocr=info)
 
 
 def unmapped_share(page: PageGlyphs) -> float:
@@ -128,11 +208,14 @@ def _pdfminer_error(path: str, exc: BaseException) -> ExtractionError:
     return CorruptFile(path, f"corrupt PDF ({detail})")
 
 
-def extract_pdfplumber(source: SourceFile, *, password: str | None = None, limits: Limits = Limits()) -> Extraction:
+def extract_pdfplumber(
+    source: SourceFile, *, password: str | None = None, limits: Limits = Limits(), ocr: OcrSettings = OcrSettings()
+) -> Extraction:
     """pdfminer's characters through pdfplumber. Glyphs pdfminer cannot map to Unicode, and glyphs of
     fonts that carry neither a ToUnicode map nor an encoding (TeX's math fonts: pdfminer reads their
     built-in encoding as a standard one, so ``∈`` comes out as ``2``), are looked up in pdfium, which
-    reads those encodings, at the same place on the same page."""
+    reads those encodings, at the same place on the same page. Pages without a usable text layer
+    are read by OCR (``ocr``), rendered by pdfium."""
     import pdfplumber
     from pdfplumber.utils.exceptions import PdfminerException
 
@@ -145,13 +228,13 @@ def extract_pdfplumber(source: SourceFile, *, password: str | None = None, limit
     other = _OtherBackend(source, password, "pdfium")
 
     def pages(pdf: Any) -> Iterator[PageGlyphs]:
-        for page in pdf.pages:
+        for index, page in enumerate(pdf.pages):
             pg = plumber_page(page)
             unsure = fonts_without_unicode(page)
             page.close()  # drop pdfplumber's per-page caches as we go
             if pg.unmapped or (unsure and any(g.font in unsure for g in pg.glyphs)):
                 other.fill_unmapped(pg, unsure)
-            yield pg
+            yield _ocr_page(pg, ocr, source.path, functools.partial(other.pdfium_page, index))
 
     try:
         with pdfplumber.open(io.BytesIO(source.data), password=password or "") as pdf:
@@ -181,9 +264,12 @@ def _pdfium_error(path: str, exc: BaseException) -> ExtractionError:
     return CorruptFile(path, f"corrupt PDF ({detail.strip() or type(exc).__name__})")
 
 
-def extract_pdfium(source: SourceFile, *, password: str | None = None, limits: Limits = Limits()) -> Extraction:
+def extract_pdfium(
+    source: SourceFile, *, password: str | None = None, limits: Limits = Limits(), ocr: OcrSettings = OcrSettings()
+) -> Extraction:
     """pdfium's character boxes. A page whose text pdfium cannot map (mostly U+FFFD) is read with
-    pdfplumber instead when pdfplumber does better, and the version's problems say which pages."""
+    pdfplumber instead when pdfplumber does better, and the version's problems say which pages.
+    Pages without a usable text layer are read by OCR (``ocr``)."""
     import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_c
 
@@ -211,7 +297,7 @@ def extract_pdfium(source: SourceFile, *, password: str | None = None, limits: L
                         pg = better
                     else:
                         hopeless.update(fonts)
-            yield pg
+            yield _ocr_page(pg, ocr, source.path, functools.partial(doc.__getitem__, index))
 
     try:
         doc = pdfium.PdfDocument(source.data, password=password)
@@ -259,6 +345,16 @@ class _OtherBackend:
             except Exception:  # the other parser cannot read this file: keep what the first one gave
                 self._failed = True
         return self._doc
+
+    def pdfium_page(self, index: int) -> Any:
+        """Page ``index`` of the file in pypdfium2 (to render it), or ``None``; the caller closes it."""
+        doc = self._open() if self.which == "pdfium" else None
+        if doc is None:
+            return None
+        try:
+            return doc[index]
+        except Exception:
+            return None
 
     def page(self, index: int) -> PageGlyphs | None:
         """Page ``index`` (0-based) as the other parser reads it, or ``None``."""
