@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import os
 
-from citeline import db_commands, ingest_commands, read_commands, verify_commands
+from citeline import db_commands, ingest_commands, read_commands, search_commands, verify_commands
 from citeline.app import cli
 
-__all__ = ["cli", "db_commands", "ingest_commands", "main", "read_commands", "verify_commands"]
+__all__ = ["cli", "db_commands", "ingest_commands", "main", "read_commands", "search_commands", "verify_commands"]
 
 
 def main() -> None:

@@ -219,8 +219,8 @@ def verify(
 )
 @db_option
 def serve(host: str, port: int, allow_hosts: tuple[str, ...]) -> None:
-    """A local web app: browse documents, versions and chunks, open a chunk on its page, and paste or
-    upload an answer JSON to see its verification report.
+    """A local web app: browse documents, versions and chunks, search chunks, open a chunk on its
+    page, and paste or upload an answer JSON to see its verification report.
 
     Requests are bounded (5 MB bodies, 15 s socket timeouts); a request naming another host than
     the bound one (or --allow-host) is refused, and so is a POST from a page of another site.

@@ -12,6 +12,21 @@ from citeline.store.models import Base
 config = context.config
 target_metadata = Base.metadata
 
+#: The full-text index lives outside the models (an FTS5 table and its shadow tables on SQLite, a
+#: tsvector column and its GIN index on PostgreSQL: see migration 0005); comparing models with the
+#: database leaves it out.
+SEARCH_TABLES = {"chunk_search", "chunk_search_vocab"} | {
+    f"chunk_search_{s}" for s in ("data", "idx", "docsize", "config", "content")
+}
+
+
+def include_object(obj: object, name: str | None, type_: str, reflected: bool, compare_to: object) -> bool:
+    if type_ == "table" and name in SEARCH_TABLES:
+        return False
+    if type_ == "column" and name == "search" and getattr(getattr(obj, "table", None), "name", None) == "chunks":
+        return False
+    return not (type_ == "index" and name == "ix_chunks_search")
+
 
 def _run(connection: Connection) -> None:
     context.configure(
@@ -19,6 +34,7 @@ def _run(connection: Connection) -> None:
         target_metadata=target_metadata,
         render_as_batch=connection.dialect.name == "sqlite",  # SQLite cannot ALTER most things
         compare_type=True,
+        include_object=include_object,
     )
     with context.begin_transaction():
         context.run_migrations()

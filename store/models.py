@@ -101,6 +101,8 @@ class DocumentVersion(Base):
     problems_json: Mapped[str] = mapped_column(Text)  # [{"code", "pages", "message"}]
     ingested_at: Mapped[datetime] = mapped_column(UTCDateTime)
     superseded_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: when the version last became current (its ingest, or the ingest that restored it)
+    current_since: Mapped[datetime | None] = mapped_column(UTCDateTime)
     run_id: Mapped[int | None] = mapped_column(ForeignKey("ingestion_runs.id", ondelete="SET NULL"))
 
 

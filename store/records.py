@@ -189,11 +189,15 @@ def prompt_block(context_id: str, chunks: Sequence[tuple[str, ChunkInfo]]) -> st
     """The text to put in a prompt for an injected set: a comment naming the context, then per chunk
     ``[marker] document (version N, p. X-Y)`` and its text."""
     out = [f"<!-- citeline context {context_id} -->"]
-    for mk, c in chunks:
-        pages = ""
-        if c.page_start:
-            pages = f", p. {c.page_start}" + (f"-{c.page_end}" if c.page_end != c.page_start else "")
-        out.append(f"[{mk}] {c.document_uri} (version {c.version_no}{pages})")
-        out.append(c.text)
-        out.append("")
+    out += [source_block(mk, c.document_uri, c.version_no, c.page_start, c.page_end, c.text) for mk, c in chunks]
     return "\n".join(out)
+
+
+def source_block(
+    marker: str, document: str, version: int, page_start: int | None, page_end: int | None, text: str
+) -> str:
+    """One source of a prompt block: ``[marker] document (version N, p. X-Y)``, its text, a blank line."""
+    pages = ""
+    if page_start:
+        pages = f", p. {page_start}" + (f"-{page_end}" if page_end != page_start else "")
+    return f"[{marker}] {document} (version {version}{pages})\n{text}\n"

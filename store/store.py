@@ -30,6 +30,7 @@ from citeline.store.records import (
     VersionInfo,
     WriteResult,
 )
+from citeline.store.search import Change, SearchHit, changes_since, run_search
 from citeline.store.writer import PackedGeometry, mark_deleted, write_version
 
 if TYPE_CHECKING:
@@ -495,6 +496,29 @@ class Store:
         )
 
     # ----------------------------------------------------------------- contexts
+
+    # ----------------------------------------------------------------- search
+
+    def search(
+        self, query: str, k: int = 8, *, document: str | None = None, all_versions: bool = False
+    ) -> list[SearchHit]:
+        """The ``k`` chunks that best match ``query`` (words, ``"phrases"``, ``prefix*``, ``OR``,
+        ``NOT``/``-word``; see :mod:`citeline.store.search`), current versions only unless
+        ``all_versions``, of documents matching the glob ``document`` when given."""
+        with self.engine.connect() as conn:
+            return run_search(conn, query, k=k, document=document, all_versions=all_versions)
+
+    def changes(self, since: datetime | int) -> list[Change]:
+        """Chunks added (became current) and retired (superseded or deleted) since ``since``: a
+        UTC datetime, or a run id (its start). Added first, then retired, each in time order: what
+        an external embedding index needs to stay in step with the store."""
+        with self.engine.connect() as conn:
+            if isinstance(since, int):
+                started = conn.scalar(select(m.IngestionRun.started_at).where(m.IngestionRun.id == since))
+                if started is None:
+                    raise NotFound(f"Ingestion run {since} does not exist")
+                since = started
+            return changes_since(conn, since)
 
     def create_context(
         self,

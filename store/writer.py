@@ -24,13 +24,14 @@ from array import array
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import Connection, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from citeline.ingest.extract.model import Geometry, Line
 from citeline.store import models as m
 from citeline.store.records import WriteResult
+from citeline.store.search import search_key, search_text
 
 if TYPE_CHECKING:
     from citeline.ingest.pipeline import ProcessedDocument
@@ -177,6 +178,7 @@ def write_version(session: Session, doc: ProcessedDocument, *, run_id: int | Non
         if current is not None:
             current.superseded_at = now
         same.superseded_at = None
+        same.current_since = now
         return WriteResult("updated", same.id, same.version_no, f"restored version {same.version_no}")
 
     version_no = (
@@ -205,6 +207,7 @@ def write_version(session: Session, doc: ProcessedDocument, *, run_id: int | Non
         problems_json=json.dumps([p.as_dict() for p in ex.problems], ensure_ascii=False),
         ingested_at=now,
         superseded_at=None,
+        current_since=now,
         run_id=run_id,
     )
     session.add(version)
@@ -299,7 +302,24 @@ def write_version(session: Session, doc: ProcessedDocument, *, run_id: int | Non
             for c in doc.chunks
         ],
     )
+    index_chunks(session.connection(), vid, [(c.ordinal, c.chunk_id, c.text) for c in doc.chunks])
     return WriteResult("added" if version_no == 1 else "updated", vid, version_no)
+
+
+def index_chunks(connection: Connection, version_id: int, chunks: list[tuple[int, str, str]]) -> None:
+    """Put a version's chunks (``(ordinal, chunk_id, text)``) into the full-text index, on
+    ``connection`` (so in the version's transaction): the FTS5 table on SQLite, ``chunks.search``
+    on PostgreSQL."""
+    if not chunks:
+        return
+    if connection.dialect.name == "sqlite":
+        rows = [{"rowid": search_key(version_id, ordinal), "body": search_text(body)} for ordinal, _, body in chunks]
+        statement = text("INSERT INTO chunk_search(rowid, body) VALUES (:rowid, :body)")
+    else:
+        rows = [{"id": cid, "body": search_text(body)} for _, cid, body in chunks]
+        statement = text("UPDATE chunks SET search = to_tsvector('simple', :body) WHERE id = :id")
+    for i in range(0, len(rows), BATCH_ROWS):
+        connection.execute(statement, rows[i : i + BATCH_ROWS])
 
 
 def _bulk(session: Session, model: type[m.Base], rows: list[dict[str, Any]]) -> None:

@@ -1,11 +1,15 @@
-"""Checks every stored chunk must pass: its raw slice, passed through its stored map, is its text."""
+"""Checks every stored chunk must pass: its raw slice, passed through its stored map, is its text;
+and the full-text index holds exactly the stored chunks."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import create_engine, text
+
 from citeline.ingest.clean.characters import LIGATURES
 from citeline.ingest.offsets import OffsetMap
+from citeline.store.search import search_key, search_text
 
 #: characters cleaning may drop by their kind alone (spaces, soft hyphens, invisibles, and a lone
 #: unmapped glyph, U+FFFD, between spaces)
@@ -36,3 +40,24 @@ def check_chunk(raw: str, chunk: dict[str, Any], *, furniture: list[tuple[int, i
         ch = raw[i]
         ok = ch in DELETABLE or i in joined_hyphens or any(a <= i < b for a, b in furniture)
         assert ok, f"chunk {chunk['id']}: raw {ch!r} at {i} dropped without a recorded reason"
+
+
+def index_is_exact(url: str) -> int:
+    """The full-text index holds exactly the stored chunks, each with its own text: every chunk
+    has an index entry, no entry names a chunk that is not stored, and (PostgreSQL) each entry is
+    what the chunk's text gives. Returns the number of chunks."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            chunks = conn.execute(text("SELECT id, version_id, ordinal, text FROM chunks")).all()
+            if engine.dialect.name == "sqlite":
+                indexed = {r[0] for r in conn.execute(text("SELECT rowid FROM chunk_search"))}
+                assert indexed == {search_key(v, o) for _, v, o, _ in chunks}
+            else:
+                stored = dict(conn.execute(text("SELECT id, search::text FROM chunks")).all())
+                for cid, _, _, body in chunks:
+                    want = conn.scalar(text("SELECT to_tsvector('simple', :b)::text"), {"b": search_text(body)})
+                    assert stored[cid] == want, cid
+    finally:
+        engine.dispose()
+    return len(chunks)

@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from citeline.cli import cli
 from citeline.migrations import HEAD
 from tests.conftest import CORPUS, PDF_FIXTURES, corpus_manifest
+from tests.invariants import index_is_exact
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
@@ -255,6 +256,7 @@ def test_sigkill_mid_run_leaves_no_partial_version_and_the_rerun_completes(tmp_p
             "(SELECT 1 FROM document_versions v WHERE v.document_id = d.id)"
         ).fetchone()[0]
     assert killed_at >= 3
+    assert index_is_exact(url) == conn_chunks(db_path)  # the index died with the same transactions
     assert orphans == 0  # a document's row is written in its first version's transaction
     assert status == "running"  # the killed run never finished
     code, _, _ = run("--db", url, "ingest", str(folder), "-q", "--allow-failures")
@@ -269,7 +271,13 @@ def test_sigkill_mid_run_leaves_no_partial_version_and_the_rerun_completes(tmp_p
             "WHERE r.status = 'completed' AND o.status = 'skipped'"
         ).fetchone()[0]
     assert skipped == killed_at  # the rerun resumed: finished versions were not redone
+    assert index_is_exact(url) == conn_chunks(db_path)
     assert total == len(list(folder.iterdir()))
+
+
+def conn_chunks(db_path: Path) -> int:
+    with sqlite3.connect(db_path) as conn:
+        return int(conn.execute("SELECT count(*) FROM chunks").fetchone()[0])
 
 
 def test_password_opens_encrypted_pdfs_in_a_batch(sqlite_url: str, tmp_path: Path) -> None:

@@ -35,6 +35,7 @@ _log = logging.getLogger("citeline.serve")
 _CSS = """
 body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#1d2330;background:#f6f7f9}
 header{padding:12px 24px;background:#1d2330;color:#fff}header a{color:#fff;margin-right:18px}
+header form{display:inline}header input[type=search]{width:280px}mark{background:#fde68a}
 main{padding:20px 24px}table{border-collapse:collapse;background:#fff}
 td,th{padding:4px 10px;border-bottom:1px solid #e3e6ea;text-align:left}
 .chunk{white-space:pre-wrap;background:#fff;padding:12px;border-radius:6px}
@@ -49,11 +50,13 @@ def _e(value: object) -> str:
     return html.escape("" if value is None else str(value), quote=True)
 
 
-def _page(title: str, body: str) -> bytes:
+def _page(title: str, body: str, *, query: str = "") -> bytes:
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         f"<title>{_e(title)} · citeline</title><style>{_CSS}</style></head><body>"
-        '<header><a href="/">Documents</a><a href="/verify">Verify an answer</a></header>'
+        '<header><a href="/">Documents</a><a href="/verify">Verify an answer</a>'
+        f'<form method="get" action="/search"><input type="search" name="q" value="{_e(query)}" '
+        'placeholder="Search chunks" aria-label="Search chunks"> <button>Search</button></form></header>'
         f"<main><h1>{_e(title)}</h1>{body}</main></body></html>"
     ).encode()
 
@@ -85,9 +88,11 @@ class App:
                 return self.page_png(_id(q, "version"), _id(q, "page"))
             if method == "GET" and url.path == "/verify":
                 return self.verify_form()
+            if method == "GET" and url.path == "/search":
+                return self.search(q.get("q", ""), q.get("k", "20"), all_versions=q.get("all") == "1")
             if method == "POST" and url.path == "/verify":
                 return self.verify(headers, body, need_token=need_token)
-            if url.path in ("/", "/document", "/chunk", "/page.png", "/verify"):
+            if url.path in ("/", "/document", "/chunk", "/page.png", "/verify", "/search"):
                 return (
                     HTTPStatus.METHOD_NOT_ALLOWED,
                     "text/html",
@@ -125,6 +130,31 @@ class App:
             + "</table>"
         )
         return HTTPStatus.OK, "text/html", _page("Documents", table if rows else "<p>The store is empty.</p>")
+
+    def search(self, query: str, k: str, *, all_versions: bool = False) -> tuple[int, str, bytes]:
+        """Search results: each hit's document, version, pages and snippet, linked to the chunk's
+        page view (where its boxes are drawn on the page)."""
+        if not k.isdigit() or not 1 <= int(k) <= 200:
+            raise ValueError("k must be a whole number from 1 to 200")
+        hits = self.store.search(query, int(k), all_versions=all_versions) if query.strip() else []
+        rows = "".join(
+            f'<tr><td><a href="/chunk?{urlencode({"id": h.chunk_id})}">{_e(h.chunk_id)}</a></td>'
+            f'<td><a href="/document?{urlencode({"uri": h.document})}">{_e(h.document)}</a></td>'
+            f"<td>{h.version}{'' if h.is_current else ' (superseded)'}</td>"
+            f"<td>{_e(h.page_start)}–{_e(h.page_end)}</td><td>{h.score:.2f}</td><td>{_e(h.snippet)}</td></tr>"
+            for h in hits
+        )
+        if not query.strip():
+            body = '<p class="muted">Words, "a phrase", prefix*, a OR b, NOT word or -word.</p>'
+        elif not hits:
+            body = f"<p>No chunk matches {_e(query)}.</p>"
+        else:
+            body = (
+                "<table><tr><th>chunk</th><th>document</th><th>version</th><th>pages</th><th>score</th>"
+                f"<th>snippet</th></tr>{rows}</table>"
+            )
+        title = f"Search: {query}" if query.strip() else "Search"
+        return HTTPStatus.OK, "text/html", _page(title, body, query=query)
 
     def document(self, uri: str) -> tuple[int, str, bytes]:
         info = self.store.document(uri)

@@ -1,0 +1,60 @@
+"""Retrievers for RAG frameworks over :meth:`citeline.store.Store.search`, each an optional extra:
+``citeline[langchain]`` (:mod:`citeline.adapters.langchain`) and ``citeline[llama-index]``
+(:mod:`citeline.adapters.llama_index`).
+
+Both return the chunk id with every hit, so what the model saw can be recorded as a context
+(:func:`record_context`) and its answer checked against exactly that set (:func:`verify`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from citeline.store.records import ContextInfo
+    from citeline.store.store import Store
+    from citeline.verify.report import Report
+    from citeline.verify.verify import VerifyOptions
+
+__all__ = ["hit_metadata", "record_context", "verify"]
+
+
+def hit_metadata(
+    chunk_id: str,
+    document: str,
+    version: int,
+    page_start: int | None,
+    page_end: int | None,
+    raw_start: int,
+    raw_end: int,
+    score: float | None,
+    is_current: bool,
+) -> dict[str, Any]:
+    """The metadata both adapters attach to a chunk: where it is, and its search score."""
+    return {
+        "chunk_id": chunk_id,
+        "document": document,
+        "version": version,
+        "pages": [page_start, page_end],
+        "raw_start": raw_start,
+        "raw_end": raw_end,
+        "score": score,
+        "is_current": is_current,
+    }
+
+
+def record_context(store: Store, chunk_ids: Sequence[str], *, markers: Sequence[str] | None = None) -> ContextInfo:
+    """Record the retrieved chunks (in the order the model sees them) as an injected set: its
+    ``prompt`` is the block to put in the model's prompt (markers ``S1..Sn`` unless given), its
+    ``context_id`` what :func:`verify` checks the answer's markers against."""
+    return store.create_context(list(chunk_ids), markers=markers)
+
+
+def verify(store: Store, answer: str, context: ContextInfo | str, *, options: VerifyOptions | None = None) -> Report:
+    """Check a model's answer (text with ``[S1]`` markers and quotes) against a recorded context:
+    only its markers may be cited, and each quote must be in the chunk its marker names."""
+    from citeline.verify.verify import VerifyOptions, verify_answer
+
+    context_id = context if isinstance(context, str) else context.context_id
+    return verify_answer(store, {"answer": answer, "context": context_id}, options=options or VerifyOptions())

@@ -1,0 +1,478 @@
+"""Full-text search over chunks: one query language, two indexes (SQLite FTS5, PostgreSQL tsvector).
+
+Both indexes hold the same *search text* of each chunk, made here: the text case-folded, with
+diacritics removed (``médecin`` finds ``Médecin`` and ``medecin``), split into words, and each run
+of CJK characters written as its overlapping character pairs (``交通量`` -> ``交通 通量``), so
+Chinese, Japanese and Korean, written without spaces, are found by any two characters or more. A
+query goes through the same tokenizer, so what is indexed and what is looked up always agree.
+
+SQLite keeps the search text in an FTS5 table (``chunk_search``, contentless: the index only, keyed
+by :func:`search_key` of the chunk's version and ordinal) ranked by BM25; PostgreSQL in
+``chunks.search`` (``tsvector``, the ``simple`` configuration, which stems for no language, over a
+GIN index) ranked by ``ts_rank``. The writer fills both in the version's transaction.
+
+Query syntax (:func:`parse_query`): words (all must occur; when fewer than ``k`` chunks hold all of
+them, chunks holding some follow, ranked below them: see :func:`run_search`), ``"a phrase"``,
+``prefix*``, ``OR`` between two terms, ``NOT term`` or ``-term``. Anything else (an unbalanced
+quote, a lone ``OR``, punctuation) is read as plain words: a query is never a syntax error.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+from citeline.ingest.scripts import CJK_LETTERS
+
+_WORD = re.compile(r"[^\W_]+")
+#: SQLite: the fallback search ranks at most about this many chunks (see :func:`run_search`)
+FALLBACK_ROWS = 2000
+
+
+class _FoldTable(dict[int, str]):
+    """The ``str.translate`` table of :func:`fold_text`, filled on first sight of each character."""
+
+    def __missing__(self, code: int) -> str:
+        decomposed = unicodedata.normalize("NFKD", chr(code).casefold())
+        # recomposed after the marks are gone: a Hangul syllable (decomposed into jamo) comes back
+        folded = unicodedata.normalize("NFC", "".join(c for c in decomposed if not unicodedata.combining(c)))
+        self[code] = folded
+        return folded
+
+
+_FOLD = _FoldTable()
+
+
+def fold_text(text: str) -> str:
+    """Case folded, compatibility-normalised, diacritics removed (``ß`` -> ``ss``, ``ﬁ`` -> ``fi``,
+    ``é`` -> ``e``), character by character (a combining mark folds to nothing)."""
+    return text.translate(_FOLD)
+
+
+def terms(text: str) -> list[str]:
+    """The index terms of ``text``, in order: folded words, CJK runs as overlapping pairs (Hangul
+    is written with spaces and stays words)."""
+    out: list[str] = []
+    for word in _WORD.findall(fold_text(text)):
+        for part in _SCRIPT_RUN.findall(word):
+            if part[0] >= "\u3040" and _CJK_RUN.fullmatch(part):
+                out.extend(part[i : i + 2] for i in range(max(1, len(part) - 1)))
+            else:
+                out.append(part)
+    return out
+
+
+#: a word split into runs of CJK letters and runs of anything else ("iphone手机" -> iphone, 手机)
+_CJK_RUN = re.compile(f"[{CJK_LETTERS}]+")
+_SCRIPT_RUN = re.compile(f"[{CJK_LETTERS}]+|[^{CJK_LETTERS}]+")
+
+
+#: ordinals per version in the SQLite index key: a version holds fewer chunks than this by far
+ORDINAL_BITS = 24
+
+
+def search_key(version_id: int, ordinal: int) -> int:
+    """The FTS5 rowid of a chunk: its unique key ``(version_id, ordinal)`` in one integer. Not the
+    chunk's own rowid, which ``VACUUM`` or a dump and restore may renumber."""
+    if not 0 <= ordinal < 1 << ORDINAL_BITS:
+        raise ValueError(f"chunk ordinal {ordinal} is outside the search index's key range")
+    return version_id << ORDINAL_BITS | ordinal
+
+
+def search_text(text: str) -> str:
+    """What the index holds for a chunk: its terms, space-separated."""
+    return " ".join(terms(text))
+
+
+# ----------------------------------------------------------------------------- query language
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One searchable unit: a phrase of index terms (a word is a phrase of one), maybe a prefix."""
+
+    words: tuple[str, ...]
+    prefix: bool = False
+
+
+@dataclass(slots=True)
+class Query:
+    """Clauses that must all hold (each: one term or several joined by OR), and terms that must not."""
+
+    must: list[list[Term]] = field(default_factory=list)
+    must_not: list[Term] = field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        return not self.must
+
+    def any_of(self) -> Query:
+        """The same terms, any of them enough."""
+        return Query([[t for clause in self.must for t in clause]], list(self.must_not))
+
+
+_TOKEN = re.compile(r'"([^"]*)"|(\S+)')
+
+
+def parse_query(text: str) -> Query:
+    """The query language of the module docstring; never raises."""
+    if text.count('"') % 2:
+        text = text.replace('"', " ")  # an unbalanced quote: plain words
+    query = Query()
+    pending_or = False
+    negate = False
+    for m in _TOKEN.finditer(text):
+        phrase, raw = m.group(1), m.group(2)
+        if raw is not None and raw == "OR":
+            pending_or = bool(query.must)
+            continue
+        if raw is not None and raw == "NOT":
+            negate = True
+            continue
+        prefix = False
+        if raw is not None:
+            if raw.startswith("-") and len(raw) > 1:
+                negate, raw = True, raw[1:]
+            if raw.endswith("*") and len(raw.rstrip("*")) > 0:
+                prefix, raw = True, raw.rstrip("*")
+            words = tuple(terms(raw))
+        else:
+            words = tuple(terms(phrase))
+        if not words:
+            continue
+        if prefix and len(words[-1]) < 2:
+            prefix = False  # "a*" would match half the index
+        term = Term(words, prefix)
+        if negate:
+            query.must_not.append(term)
+            negate = False
+        elif pending_or and query.must:
+            query.must[-1].append(term)
+        else:
+            query.must.append([term])
+        pending_or = False
+    return query
+
+
+def to_fts5(query: Query) -> str:
+    """The query in FTS5's syntax. Every term is quoted (terms are letters and digits only), so no
+    user text is ever FTS5 syntax."""
+
+    def term(t: Term) -> str:
+        quoted = '"' + " ".join(t.words) + '"'
+        return quoted + ("*" if t.prefix else "")
+
+    must = " AND ".join("(" + " OR ".join(term(t) for t in clause) + ")" for clause in query.must)
+    if query.must_not:
+        must += " NOT (" + " OR ".join(term(t) for t in query.must_not) + ")"
+    return must
+
+
+def to_tsquery(query: Query) -> str:
+    """The query as a PostgreSQL ``tsquery`` (for ``to_tsquery('simple', ...)``)."""
+
+    def lexeme(word: str, prefix: bool = False) -> str:
+        return "'" + word.replace("'", "''") + "'" + (":*" if prefix else "")
+
+    def term(t: Term) -> str:
+        parts = [lexeme(w, t.prefix and k == len(t.words) - 1) for k, w in enumerate(t.words)]
+        return "(" + " <-> ".join(parts) + ")"
+
+    clauses = ["(" + " | ".join(term(t) for t in clause) + ")" for clause in query.must]
+    clauses += ["!" + term(t) for t in query.must_not]
+    return " & ".join(clauses)
+
+
+# ----------------------------------------------------------------------------- hits
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """A chunk a search found, ranked by ``score`` (higher is better; BM25 on SQLite, ``ts_rank``
+    on PostgreSQL: comparable within one search, not across backends)."""
+
+    chunk_id: str
+    score: float
+    document: str
+    version: int
+    is_current: bool
+    page_start: int | None
+    page_end: int | None
+    raw_start: int
+    raw_end: int
+    snippet: str
+    text: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "chunk_id": self.chunk_id,
+            "score": round(self.score, 6),
+            "document": self.document,
+            "version": self.version,
+            "is_current": self.is_current,
+            "page_start": self.page_start,
+            "page_end": self.page_end,
+            "raw_start": self.raw_start,
+            "raw_end": self.raw_end,
+            "snippet": self.snippet,
+            "text": self.text,
+        }
+
+
+SNIPPET_CHARS = 160
+
+
+def snippet(text: str, query: Query, width: int = SNIPPET_CHARS) -> str:
+    """About ``width`` characters of ``text`` where the most distinct query words occur close
+    together, cut at word boundaries, with ``…`` where text was left out."""
+    flat = " ".join(text.split())
+    folded = fold_text(flat)
+    wanted = {w for clause in query.must for t in clause for w in t.words}
+    found = sorted((m.start(), w) for w in wanted for m in re.finditer(re.escape(w), folded))
+    at, best = 0, 0
+    for i, (pos, _) in enumerate(found):  # the window starting at each hit: how many words it holds
+        held = len({w for p, w in found[i:] if p < pos + width * 2 // 3})
+        if held > best:
+            at, best = pos, held
+    if len(folded) != len(flat):  # folding changed lengths (ß, ligatures): place by proportion
+        at = round(at * len(flat) / max(len(folded), 1))
+    start = max(0, at - width // 3)
+    end = min(len(flat), start + width)
+    if start > 0:
+        space = flat.find(" ", start)
+        start = space + 1 if 0 <= space < at else start
+    if end < len(flat):
+        space = flat.rfind(" ", at, end)
+        end = space if space > at else end
+    return ("…" if start > 0 else "") + flat[start:end] + ("…" if end < len(flat) else "")
+
+
+# ----------------------------------------------------------------------------- running a search
+
+_SELECT = """
+SELECT c.id, {score} AS score, d.uri, v.version_no,
+       CASE WHEN v.superseded_at IS NULL AND d.deleted_at IS NULL THEN 1 ELSE 0 END AS is_current,
+       c.page_start, c.page_end, c.raw_start, c.raw_end, c.text
+FROM {source}
+JOIN document_versions v ON v.id = c.version_id
+JOIN documents d ON d.id = v.document_id
+WHERE {match} {current} {document} {exclude}
+ORDER BY score DESC, c.id
+LIMIT :k
+"""
+
+
+def _statement(dialect: str, *, all_versions: bool, document: bool, exclude: int) -> str:
+    if dialect == "sqlite":
+        # m: FTS5's own top keys and scores, a VALUES list from run_search
+        score, source, match = (
+            "m.score",
+            "m JOIN chunks c ON c.version_id = (m.key >> 24) AND c.ordinal = (m.key & 16777215)",
+            "1 = 1",
+        )
+        doc = "AND d.uri GLOB :document" if document else ""
+    else:
+        score, source, match = (
+            "ts_rank(c.search, to_tsquery('simple', :q), 1)",
+            "chunks c",
+            "c.search @@ to_tsquery('simple', :q)",
+        )
+        doc = "AND d.uri LIKE :document ESCAPE '\\'" if document else ""
+    current = "" if all_versions else "AND v.superseded_at IS NULL AND d.deleted_at IS NULL"
+    excluded = f"AND c.id NOT IN ({', '.join(f':x{i}' for i in range(exclude))})" if exclude else ""
+    return _SELECT.format(score=score, source=source, match=match, current=current, document=doc, exclude=excluded)
+
+
+_TOP_SQL = "SELECT rowid, -rank FROM chunk_search WHERE chunk_search MATCH :q ORDER BY rank LIMIT :n"
+
+
+#: document frequencies by database and index state (its highest key, which every write raises:
+#: entries are only ever added), so a long-lived process looks each word up once
+_DF_CACHE: dict[tuple[str, int], dict[str, int]] = {}
+
+
+def _frequencies(connection: Any, words: list[str]) -> dict[str, int]:
+    """How many chunks hold each word (``chunk_search_vocab``; cached while the index is unchanged)."""
+    from sqlalchemy import text as sql
+
+    state = connection.execute(sql("SELECT rowid FROM chunk_search ORDER BY rowid DESC LIMIT 1")).scalar() or 0
+    key = (str(connection.engine.url), int(state))
+    cache = _DF_CACHE.get(key)
+    if cache is None or len(cache) > 100_000:
+        _DF_CACHE.clear()  # one index state at a time: the old one is stale
+        cache = _DF_CACHE[key] = {}
+    lookup = sql("SELECT doc FROM chunk_search_vocab WHERE term = :t")
+    for word in words:
+        if word not in cache:
+            cache[word] = int(connection.execute(lookup, {"t": word}).scalar() or 0)
+    return {w: cache[w] for w in words}
+
+
+def _rarest(connection: Any, query: Query) -> Query:
+    """The fallback on SQLite: any of the query's clauses, rarest first, while together they match
+    at most about :data:`FALLBACK_ROWS` chunks (always at least the rarest). A clause's frequency
+    is its rarest word's document frequency (``chunk_search_vocab``); a prefix counts as common."""
+
+    # a phrase is at most as frequent as its rarest word: its first few words tell enough
+    words = sorted({w for clause in query.must for t in clause if not t.prefix for w in t.words[:3]})
+    df = _frequencies(connection, words)
+
+    def frequency(clause: list[Term]) -> int:
+        return sum(FALLBACK_ROWS if t.prefix else min(df[w] for w in t.words[:3]) for t in clause)
+
+    kept: list[Term] = []
+    total = 0
+    for clause in sorted(query.must, key=frequency):
+        if kept and total + frequency(clause) > FALLBACK_ROWS:
+            break
+        kept.extend(clause)
+        total += frequency(clause)
+    return Query([kept], list(query.must_not))
+
+
+def glob_to_like(pattern: str) -> str:
+    """A shell glob (``*``, ``?``) as a LIKE pattern with ``\\`` as its escape character."""
+    out = []
+    for ch in pattern:
+        if ch in "%_\\":
+            out.append("\\" + ch)
+        elif ch == "*":
+            out.append("%")
+        elif ch == "?":
+            out.append("_")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def run_search(
+    connection: Any, text: str, *, k: int = 8, document: str | None = None, all_versions: bool = False
+) -> list[SearchHit]:
+    """The ``k`` best chunks for the query ``text`` (see :func:`parse_query`): chunks holding every
+    clause first; then, when there are fewer than ``k`` of them, chunks holding any clause, ranked
+    by BM25 (so chunks holding more of the rarer words come first), scored below the last of the
+    first. On SQLite the fallback leaves out the query's most common words while the rarer ones
+    already match about :data:`FALLBACK_ROWS` chunks (what a common word adds to BM25 is close to
+    nothing, and ranking every chunk holding "the" is what would cost the time)."""
+    from sqlalchemy import text as sql
+
+    query = parse_query(text)
+    if query.empty or k <= 0:
+        return []
+    dialect = connection.dialect.name
+    hits: list[SearchHit] = []
+    for attempt in (query, None):
+        if len(hits) >= k:
+            break
+        if attempt is None:  # the fallback
+            if len(query.must) == 1:
+                break  # one clause: "any of" is the same search
+            attempt = _rarest(connection, query) if dialect == "sqlite" else query.any_of()
+        rendered = to_fts5(attempt) if dialect == "sqlite" else to_tsquery(attempt)
+        params: dict[str, Any] = {"q": rendered, "k": k - len(hits)}
+        if document is not None:
+            params["document"] = document if dialect == "sqlite" else glob_to_like(document)
+        for i, hit in enumerate(hits):
+            params[f"x{i}"] = hit.chunk_id
+        statement = _statement(dialect, all_versions=all_versions, document=document is not None, exclude=len(hits))
+        if dialect == "sqlite":
+            # FTS5 ranks its own top n (ORDER BY rank LIMIT keeps a heap of n), and only those are
+            # joined and filtered; n grows when the filters (superseded versions, deleted documents,
+            # --document, hits already taken) leave too few and FTS5 had more
+            n = max(32, 4 * k)
+            while True:
+                keys = connection.execute(sql(_TOP_SQL), {"q": rendered, "n": n}).all()
+                if not keys:
+                    rows = []
+                    break
+                ranked = ", ".join(f"({int(key)}, {float(score)!r})" for key, score in keys)
+                rows = connection.execute(sql(f"WITH m(key, score) AS (VALUES {ranked}) {statement}"), params).all()
+                if len(rows) >= k - len(hits) or len(keys) < n:
+                    break
+                n *= 8
+        else:
+            rows = connection.execute(sql(statement), params).all()
+        scale = 1.0
+        if hits and rows and float(rows[0][1]) >= hits[-1].score:
+            # chunks holding only some of the words rank below every chunk holding all of them
+            scale = hits[-1].score / float(rows[0][1]) * 0.999 if float(rows[0][1]) > 0 else 1.0
+        for row in rows:
+            hits.append(
+                SearchHit(
+                    chunk_id=row[0],
+                    score=float(row[1]) * scale,
+                    document=row[2],
+                    version=int(row[3]),
+                    is_current=bool(row[4]),
+                    page_start=row[5],
+                    page_end=row[6],
+                    raw_start=int(row[7]),
+                    raw_end=int(row[8]),
+                    snippet=snippet(row[9], query),
+                    text=row[9],
+                )
+            )
+    return hits
+
+
+# ----------------------------------------------------------------------------- the change feed
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A chunk that became current (``added``) or stopped being current (``retired``: its version
+    was superseded or its document deleted) since a point in time."""
+
+    change: str  # "added" or "retired"
+    chunk_id: str
+    document: str
+    version: int
+    at: Any  # datetime (UTC)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "change": self.change,
+            "chunk_id": self.chunk_id,
+            "document": self.document,
+            "version": self.version,
+            "at": self.at.isoformat() if self.at is not None else None,
+        }
+
+
+_ADDED = """
+SELECT c.id, d.uri, v.version_no, v.current_since
+FROM chunks c JOIN document_versions v ON v.id = c.version_id JOIN documents d ON d.id = v.document_id
+WHERE v.superseded_at IS NULL AND d.deleted_at IS NULL AND v.current_since > :since
+ORDER BY v.current_since, c.version_id, c.ordinal
+"""
+_RETIRED = """
+SELECT c.id, d.uri, v.version_no,
+       CASE WHEN v.superseded_at IS NOT NULL AND v.superseded_at > :since THEN v.superseded_at
+            ELSE d.deleted_at END AS at
+FROM chunks c JOIN document_versions v ON v.id = c.version_id JOIN documents d ON d.id = v.document_id
+WHERE (v.current_since IS NULL OR v.current_since <= :since)
+  AND ((v.superseded_at IS NOT NULL AND v.superseded_at > :since)
+       OR (v.superseded_at IS NULL AND d.deleted_at IS NOT NULL AND d.deleted_at > :since))
+ORDER BY at, c.version_id, c.ordinal
+"""
+
+
+def changes_since(connection: Any, since: Any) -> list[Change]:
+    """:class:`Change` s after ``since`` (a UTC datetime): added first, then retired, in time order."""
+    from datetime import UTC, datetime
+
+    from sqlalchemy import text as sql
+
+    from citeline.store.models import UTCDateTime
+
+    def utc(value: Any) -> Any:
+        if isinstance(value, str):  # SQLite hands raw statements back text
+            value = datetime.fromisoformat(value)
+        return value if value is None or value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+    at = UTCDateTime().process_bind_param(since, connection.dialect)
+    added = [Change("added", r[0], r[1], r[2], utc(r[3])) for r in connection.execute(sql(_ADDED), {"since": at})]
+    retired = [Change("retired", r[0], r[1], r[2], utc(r[3])) for r in connection.execute(sql(_RETIRED), {"since": at})]
+    return added + retired
