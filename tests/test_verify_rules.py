@@ -335,3 +335,49 @@ def test_contexts_refuse_duplicates_and_superseded_chunks_and_carry_their_prompt
     done = runner.invoke(cli, ["--db", url, "context", old, old, "--allow-superseded"])
     assert done.exit_code == 2
     assert done.stderr == f"Error: Chunk {old!r} is given twice\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "quote", "clause"),
+    [
+        # the negation of one clause is not the polarity of the other
+        (
+            "Claims are not reimbursed after 90 days, and receipts are converted at the day's rate.",
+            "converted at the day's rate",
+            " receipts are converted at the day's rate.",
+        ),
+        (
+            "Claims are not reimbursed after 90 days, and receipts are converted at the day's rate.",
+            "reimbursed after 90 days",
+            "Claims are not reimbursed after 90 days",
+        ),
+        # a comma alone does not start a clause: the negation stays with the quote
+        (
+            "Claims are not, in any case, reimbursed after 90 days.",
+            "reimbursed after 90 days",
+            "Claims are not, in any case, reimbursed after 90 days.",
+        ),
+        # semicolons and colons do; German and French conjunctions too
+        (
+            "Kein Anspruch besteht; die Gebühr wird erstattet.",
+            "die Gebühr wird erstattet",
+            " die Gebühr wird erstattet.",
+        ),
+        (
+            "Le délai n'est pas prolongé, mais la décision est définitive.",
+            "la décision est définitive",
+            " la décision est définitive.",
+        ),
+        # a quote across the break keeps both clauses
+        (
+            "Fees are waived; claims are not reimbursed.",
+            "waived; claims",
+            "Fees are waived; claims are not reimbursed.",
+        ),
+    ],
+)
+def test_clause_around_a_quote(text: str, quote: str, clause: str) -> None:
+    from citeline.verify.verify import _clause_around
+
+    start = text.index(quote)
+    assert _clause_around(text, start, start + len(quote)) == clause

@@ -572,14 +572,15 @@ class Verifier:
         self, result: CitationResult, cit: CitationInput, chunk: ChunkInfo, matches: list[Match]
     ) -> None:
         """The claim (the clause around the quote, or the claim given) against the evidence (the
-        sentences of the chunk the quote was found in): every number of the claim must be there, and
-        the two must agree in polarity; required terms must be there."""
+        sentences of the chunk the quote was found in): every number of the claim must be there, the
+        claim must agree in polarity with the clause of the evidence that holds the quote, and the
+        required terms must be there."""
         evidence = _sentences_around(chunk.text, matches[0].start, matches[-1].end)
         folded_evidence = fold(evidence).text
         said = cit.claim or cit.quote or ""
         if _stated_numbers(fold(said).text, folded_evidence) - set(_NUMBER.findall(folded_evidence)):
             result.flags.append("numeric_mismatch")
-        if cit.claim and _negated(cit.claim) != _negated(evidence):
+        if cit.claim and _negated(cit.claim) != _negated(_clause_around(chunk.text, matches[0].start, matches[-1].end)):
             result.flags.append("negation_mismatch")
         missing = [t for t in cit.required_terms if fold(t).text not in folded_evidence]
         if missing:
@@ -761,12 +762,38 @@ def _noise_summary(differences: list[Any]) -> str:
     return ", ".join(kinds) if kinds else "character-level differences"
 
 
-def _sentences_around(text: str, start: int, end: int) -> str:
-    """The sentences of ``text`` that the span ``[start, end)`` touches."""
+def _sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """Where the sentences of ``text`` that the span ``[start, end)`` touches begin and end."""
     s = max(text.rfind(". ", 0, start), text.rfind("\n", 0, start))
     e_candidates = [i for i in (text.find(". ", end), text.find("\n", end)) if i >= 0]
     e = min(e_candidates) + 1 if e_candidates else len(text)
-    return text[s + 1 if s >= 0 else 0 : e]
+    return (s + 1 if s >= 0 else 0), e
+
+
+def _sentences_around(text: str, start: int, end: int) -> str:
+    """The sentences of ``text`` that the span ``[start, end)`` touches."""
+    s, e = _sentence_bounds(text, start, end)
+    return text[s:e]
+
+
+#: where a sentence starts a new clause of its own: a semicolon, a colon, or a comma before a
+#: coordinating conjunction ("..., and receipts are ..."); a comma alone does not ("not, in any
+#: case, reimbursed" is one clause)
+_CLAUSE_BREAK = re.compile(
+    r";|:\s|,\s+(?:and|but|or|nor|yet|so|while|whereas|und|aber|oder|sondern|et|mais|ou|y|pero|e|ma)\b",
+    re.IGNORECASE,
+)
+
+
+def _clause_around(text: str, start: int, end: int) -> str:
+    """The clause of ``text`` that holds the span ``[start, end)`` (all of the clauses it touches):
+    what the polarity of a claim is compared with. "Claims are not reimbursed after 90 days, and
+    receipts are converted at the day's rate": a quote of the second clause is not negated."""
+    s, e = _sentence_bounds(text, start, end)
+    breaks = list(_CLAUSE_BREAK.finditer(text, s, e))
+    cs = max((m.end() for m in breaks if m.end() <= start), default=s)
+    ce = min((m.start() for m in breaks if m.start() >= end), default=e)
+    return text[cs:ce]
 
 
 def _negated(text: str) -> bool:
