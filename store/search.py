@@ -27,7 +27,7 @@ from typing import Any
 from citeline.ingest.scripts import CJK_LETTERS
 
 _WORD = re.compile(r"[^\W_]+")
-#: SQLite: the fallback search ranks at most about this many chunks (see :func:`run_search`)
+#: the fallback search ranks at most about this many chunks (see :func:`run_search`)
 FALLBACK_ROWS = 2000
 
 
@@ -224,13 +224,22 @@ class SearchHit:
 SNIPPET_CHARS = 160
 
 
+def _occurrences(text: str, word: str) -> list[int]:
+    out: list[int] = []
+    at = text.find(word)
+    while at >= 0 and len(out) < 64:
+        out.append(at)
+        at = text.find(word, at + len(word))
+    return out
+
+
 def snippet(text: str, query: Query, width: int = SNIPPET_CHARS) -> str:
     """About ``width`` characters of ``text`` where the most distinct query words occur close
     together, cut at word boundaries, with ``…`` where text was left out."""
     flat = " ".join(text.split())
     folded = fold_text(flat)
     wanted = {w for clause in query.must for t in clause for w in t.words}
-    found = sorted((m.start(), w) for w in wanted for m in re.finditer(re.escape(w), folded))
+    found = sorted((pos, w) for w in wanted for pos in _occurrences(folded, w))
     at, best = 0, 0
     for i, (pos, _) in enumerate(found):  # the window starting at each hit: how many words it holds
         held = len({w for p, w in found[i:] if p < pos + width * 2 // 3})
@@ -294,26 +303,38 @@ _DF_CACHE: dict[tuple[str, int], dict[str, int]] = {}
 
 
 def _frequencies(connection: Any, words: list[str]) -> dict[str, int]:
-    """How many chunks hold each word (``chunk_search_vocab``; cached while the index is unchanged)."""
+    """How many chunks (of any version) hold each word, cached while the index is unchanged: on
+    SQLite from ``chunk_search_vocab``, on PostgreSQL a count over the GIN index."""
     from sqlalchemy import text as sql
 
-    state = connection.execute(sql("SELECT rowid FROM chunk_search ORDER BY rowid DESC LIMIT 1")).scalar() or 0
-    key = (str(connection.engine.url), int(state))
+    sqlite = connection.dialect.name == "sqlite"
+    if sqlite:
+        raw = connection.connection.driver_connection  # plain sqlite3: lookups without the ORM's cost
+        state = raw.execute("SELECT rowid FROM chunk_search ORDER BY rowid DESC LIMIT 1").fetchone()
+    else:  # every version adds its chunks to the index, and versions are never deleted
+        state = connection.execute(sql("SELECT max(id) FROM document_versions")).fetchone()
+    key = (str(connection.engine.url), int(state[0]) if state and state[0] is not None else 0)
     cache = _DF_CACHE.get(key)
     if cache is None or len(cache) > 100_000:
         _DF_CACHE.clear()  # one index state at a time: the old one is stale
         cache = _DF_CACHE[key] = {}
-    lookup = sql("SELECT doc FROM chunk_search_vocab WHERE term = :t")
+    count = sql("SELECT count(*) FROM chunks WHERE search @@ to_tsquery('simple', :q)")
     for word in words:
         if word not in cache:
-            cache[word] = int(connection.execute(lookup, {"t": word}).scalar() or 0)
+            if sqlite:
+                row = raw.execute("SELECT doc FROM chunk_search_vocab WHERE term = ?", (word,)).fetchone()
+            else:
+                row = connection.execute(count, {"q": "'" + word.replace("'", "''") + "'"}).fetchone()
+            cache[word] = int(row[0]) if row else 0
     return {w: cache[w] for w in words}
 
 
 def _rarest(connection: Any, query: Query) -> Query:
-    """The fallback on SQLite: any of the query's clauses, rarest first, while together they match
-    at most about :data:`FALLBACK_ROWS` chunks (always at least the rarest). A clause's frequency
-    is its rarest word's document frequency (``chunk_search_vocab``); a prefix counts as common."""
+    """The fallback: any of the query's clauses, rarest first, while together they match at most
+    about :data:`FALLBACK_ROWS` chunks (always at least the rarest). A clause's frequency is its
+    rarest word's document frequency; a prefix counts as common. Besides bounding the work, this
+    keeps "the" from outranking a rare word on PostgreSQL, whose ``ts_rank`` knows no document
+    frequencies."""
 
     # a phrase is at most as frequent as its rarest word: its first few words tell enough
     words = sorted({w for clause in query.must for t in clause if not t.prefix for w in t.words[:3]})
@@ -353,8 +374,8 @@ def run_search(
     """The ``k`` best chunks for the query ``text`` (see :func:`parse_query`): chunks holding every
     clause first; then, when there are fewer than ``k`` of them, chunks holding any clause, ranked
     by BM25 (so chunks holding more of the rarer words come first), scored below the last of the
-    first. On SQLite the fallback leaves out the query's most common words while the rarer ones
-    already match about :data:`FALLBACK_ROWS` chunks (what a common word adds to BM25 is close to
+    first. The fallback leaves out the query's most common words while the rarer ones already
+    match about :data:`FALLBACK_ROWS` chunks (what a common word adds to BM25 is close to
     nothing, and ranking every chunk holding "the" is what would cost the time)."""
     from sqlalchemy import text as sql
 
@@ -369,7 +390,7 @@ def run_search(
         if attempt is None:  # the fallback
             if len(query.must) == 1:
                 break  # one clause: "any of" is the same search
-            attempt = _rarest(connection, query) if dialect == "sqlite" else query.any_of()
+            attempt = _rarest(connection, query)
         rendered = to_fts5(attempt) if dialect == "sqlite" else to_tsquery(attempt)
         params: dict[str, Any] = {"q": rendered, "k": k - len(hits)}
         if document is not None:
@@ -383,7 +404,7 @@ def run_search(
             # --document, hits already taken) leave too few and FTS5 had more
             n = max(32, 4 * k)
             while True:
-                keys = connection.execute(sql(_TOP_SQL), {"q": rendered, "n": n}).all()
+                keys = connection.connection.driver_connection.execute(_TOP_SQL, {"q": rendered, "n": n}).fetchall()
                 if not keys:
                     rows = []
                     break

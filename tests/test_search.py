@@ -159,7 +159,7 @@ def rare_words(store: Store) -> dict[str, str]:
     """Words (7+ letters) found in exactly one current chunk, with that chunk's id."""
     seen: dict[str, set[str]] = {}
     for c in store.iter_chunks():
-        for word in set(re.findall(r"[^\W\d_]{7,}", c.text)):
+        for word in dict.fromkeys(re.findall(r"[^\W\d_]{7,}", c.text)):
             seen.setdefault(fold_text(word), set()).add(c.chunk_id)
     return {w: next(iter(ids)) for w, ids in seen.items() if len(ids) == 1}
 
