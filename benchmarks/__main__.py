@@ -1,5 +1,5 @@
 """Run the benchmarks: ``python -m benchmarks [extract] [transforms] [ingest] [verify] [report]
-[scale] [calibration] [startup] [fidelity] [ocr]``
+[scale] [calibration] [startup] [fidelity] [ocr] [search]``
 (all when none is named). Results go to benchmarks/results/<name>.json and a Markdown summary to
 benchmarks/results/summary.md; the README quotes them."""
 
@@ -16,6 +16,7 @@ from benchmarks import (
     bench_ocr,
     bench_report,
     bench_scale,
+    bench_search,
     bench_startup,
     bench_transforms,
     bench_verify,
@@ -34,6 +35,7 @@ BENCHMARKS = {
     # runs the peers it can import in this environment and reports the others as not installed
     "fidelity": bench_fidelity.run,
     "ocr": bench_ocr.run,
+    "search": bench_search.run,
 }
 #: Run only when named: needs the peers of the `bench` extra (a separate environment).
 OPTIONAL = {"peers"}
@@ -122,6 +124,8 @@ def summary(results: dict[str, dict[str, Any]]) -> str:
         lines += [bench_fidelity.markdown(results["fidelity"])]
     if "ocr" in results:
         lines += [bench_ocr.markdown(results["ocr"]), ""]
+    if "search" in results:
+        lines += [bench_search.markdown(results["search"]), ""]
     if "peers" in results:
         r = results["peers"]
         lines += ["| ingest throughput (pages/s, median of the rounds) | workers | pages/s | rounds |"]

@@ -4,14 +4,13 @@ in the same run; re-ingest of the unchanged corpus; database bytes per page."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from benchmarks.bench_extract import raw_extract_text
-from benchmarks.common import section, text_layer_pdfs, timed
+from benchmarks.common import linked_corpus, section, text_layer_pdfs, timed
 from citeline.store import IngestOptions, Store, ingest
 
 
@@ -23,10 +22,7 @@ def _ingest(folder: Path, db: Path, workers: int) -> tuple[float, Any]:
 def run() -> dict[str, Any]:
     files = text_layer_pdfs()
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp) / "corpus"
-        folder.mkdir()
-        for path, _ in files:
-            os.symlink(path, folder / path.name)
+        folder = linked_corpus(Path(tmp) / "corpus", files)
         with section("raw pdfplumber extract_text over the same files (reference)"):
             ref_s, pages = timed(lambda: sum(raw_extract_text(p) for p, _ in files))
         results: dict[str, Any] = {"files": len(files), "pages": pages, "reference_seconds": round(ref_s, 2)}

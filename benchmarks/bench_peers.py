@@ -31,7 +31,7 @@ from typing import Any
 
 from benchmarks.bench_extract import raw_extract_text, raw_pdfium
 from benchmarks.bench_verify import difflib_sliding
-from benchmarks.common import FIXTURES, RESULTS, ROOT, section, text_layer_pdfs, timed
+from benchmarks.common import FIXTURES, RESULTS, ROOT, linked_corpus, section, text_layer_pdfs, timed
 from citeline.ingest.pipeline import PipelineSettings
 from citeline.store import IngestOptions, Store, ingest
 
@@ -67,10 +67,7 @@ def throughput() -> dict[str, Any]:
     rates: dict[str, list[float]] = {}
     workers_of: dict[str, int] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp) / "c"
-        folder.mkdir()
-        for path, _ in files:
-            os.symlink(path, folder / path.name)
+        folder = linked_corpus(Path(tmp) / "c", files)
         for round_no in range(1, ROUNDS + 1):
             for name, fn in runners.items():
                 with section(f"throughput, round {round_no}/{ROUNDS}: {name}"):

@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import create_engine, text
 
-from benchmarks.common import section, text_layer_pdfs, timed
+from benchmarks.common import linked_corpus, section, text_layer_pdfs, timed
 from citeline.store import IngestOptions, Store, ingest
 
 PG_URL = os.environ.get("CITELINE_BENCH_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
@@ -48,10 +48,7 @@ def run() -> dict[str, Any]:
     admin = create_engine(PG_URL)
     results: dict[str, Any] = {"files": len(files)}
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp) / "corpus"
-        folder.mkdir()
-        for path, _ in files:
-            os.symlink(path, folder / path.name)
+        folder = linked_corpus(Path(tmp) / "corpus", files)
         from distributed import Client, LocalCluster
 
         for label, options in (("local_1", IngestOptions(workers=1)), ("local_2", IngestOptions(workers=2))):

@@ -39,6 +39,14 @@ def text_layer_pdfs() -> list[tuple[Path, int]]:
     return out
 
 
+def linked_corpus(folder: Path, files: list[tuple[Path, int]]) -> Path:
+    """``folder`` (made here) holding a symlink to each of ``files``: the corpus as one ingest root."""
+    folder.mkdir()
+    for path, _ in files:
+        os.symlink(path, folder / path.name)
+    return folder
+
+
 def primary_kinds() -> dict[str, str]:
     """Each corpus file's primary kind (MANIFEST.tsv): ``tables``, ``two-column``, ``scanned``..."""
     with (CORPUS / "MANIFEST.tsv").open(encoding="utf-8") as fh:

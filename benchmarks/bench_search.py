@@ -1,0 +1,244 @@
+"""Full-text search: recall against ``rank_bm25`` over the same chunks, latency at the corpus size
+and at 100,000 chunks, and what the index costs an ingest, all in one run.
+
+* **Queries**: sentences of the corpus's chunks (text-layer PDFs, pdfplumber backend), at most
+  ``PER_DOC`` per document, sampled with a fixed seed; each query is the sentence's five longest
+  words (in Chinese and Japanese, written without spaces, the words are the index's character
+  pairs: otherwise a "word" would be a whole clause). A query is answered when a chunk holding
+  the sentence (the chunk it came from, or its overlapping neighbour) is in the top 5.
+* **Reference**: ``rank_bm25.BM25Okapi`` over the same chunks, tokenized by citeline's own index
+  tokenizer (so the comparison is of ranking, not of tokenizing).
+* **Latency**: ``Store.search(query, k=5)`` per query (a new connection from the pool, the SQL,
+  snippets), p50/p95 at the corpus size, then with the database grown to 100,000 chunks by
+  synthetic chunks whose words are drawn from the corpus's own word frequencies (so posting lists
+  grow as they would).
+* **Ingest cost**: the corpus ingested (pdfium backend, OCR off, one worker: the fastest ingest,
+  so the writer's share is largest) with the index, and with the writer's index step replaced by
+  a no-op in this process, alternating, three rounds each: the ratio of the medians.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import shutil
+import statistics
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from benchmarks.common import linked_corpus, section, text_layer_pdfs, timed
+from citeline.ingest.extract.ocr import OcrSettings
+from citeline.ingest.pipeline import PipelineSettings
+from citeline.ingest.scripts import CJK_LETTERS
+from citeline.store import IngestOptions, Store, ingest
+from citeline.store.search import fold_text, terms
+
+PER_DOC = 25
+SEED = 20261201
+SCALE_CHUNKS = 100_000
+ROUNDS = 3
+_CJK = re.compile(f"[{CJK_LETTERS}]")
+_SENTENCE = re.compile(r"[^.!?。！？]+[.!?。！？]")
+
+
+def queries(chunks: list[Any]) -> list[tuple[str, str, str]]:
+    """``(query, sentence, document)`` for sampled sentences of ``chunks``."""
+    rng = random.Random(SEED)
+    by_doc: dict[str, list[str]] = {}
+    for c in chunks:
+        for s in _SENTENCE.findall(" ".join(c.text.split())):
+            s = s.strip()
+            words = re.findall(r"[^\W_]+", s)
+            if len(words) >= 8 and len(s) <= 400:
+                by_doc.setdefault(c.document_uri, []).append(s)
+    out = []
+    for doc, sentences in sorted(by_doc.items()):
+        for s in rng.sample(sorted(set(sentences)), min(PER_DOC, len(set(sentences)))):
+            words = sorted(dict.fromkeys(_words(s)), key=lambda w: (-len(w), w))[:5]
+            if len(words) >= 3:
+                out.append((" ".join(words), s, doc))
+    return out
+
+
+def _words(sentence: str) -> list[str]:
+    """The words of a sentence: letters between spaces and punctuation; a run of Chinese or
+    Japanese (written without spaces, so a "word" would be the whole clause) in the index's own
+    words, its overlapping character pairs."""
+    out = []
+    for word in re.findall(r"[^\W\d_]+", sentence):
+        out.extend(terms(word) if _CJK.search(word) else [word])
+    return out
+
+
+def holders(folded: list[tuple[str, str]], sentence: str) -> set[str]:
+    """The chunks (``(chunk_id, folded text)``) holding ``sentence``."""
+    key = fold_text(" ".join(sentence.split()))
+    return {cid for cid, text in folded if key in text}
+
+
+def latency(store: Store, qs: list[tuple[str, str, str]]) -> dict[str, float]:
+    times = []
+    for q, _, _ in qs:
+        t0 = time.perf_counter()
+        store.search(q, k=5)
+        times.append((time.perf_counter() - t0) * 1000)
+    times.sort()
+    return {
+        "p50_ms": round(statistics.median(times), 3),
+        "p95_ms": round(times[int(0.95 * (len(times) - 1))], 3),
+        "max_ms": round(times[-1], 3),
+    }
+
+
+def recall(store: Store, qs: list[tuple[str, str, str]], want: list[set[str]]) -> float:
+    found = sum(1 for (q, _, _), w in zip(qs, want, strict=True) if w & {h.chunk_id for h in store.search(q, k=5)})
+    return round(found / len(qs), 4)
+
+
+def grow(db: Path, chunks: list[Any], total: int) -> int:
+    """Add synthetic chunks (words drawn from the corpus's word frequencies, lengths from its
+    chunks) until the database holds ``total``: rows copied from a real version, so every column
+    is as the writer leaves it, indexed by the writer's own index step."""
+    from sqlalchemy import create_engine, select
+
+    from citeline.store import models as m
+    from citeline.store.writer import index_chunks
+
+    vocabulary = Counter(w for c in chunks for w in re.findall(r"[^\W_]+", c.text))
+    words, weights = zip(*vocabulary.items(), strict=True)
+    lengths = [len(c.text.split()) for c in chunks]
+    rng = random.Random(SEED)
+    engine = create_engine(f"sqlite:///{db}")
+    per_version = 100
+    added = 0
+    with engine.begin() as conn:
+        doc = dict(conn.execute(select(m.Document.__table__)).mappings().first() or {})
+        version = dict(conn.execute(select(m.DocumentVersion.__table__)).mappings().first() or {})
+        chunk = dict(conn.execute(select(m.Chunk.__table__)).mappings().first() or {})
+        next_doc = (conn.scalar(select(m.Document.id).order_by(m.Document.id.desc())) or 0) + 1
+        next_version = (conn.scalar(select(m.DocumentVersion.id).order_by(m.DocumentVersion.id.desc())) or 0) + 1
+        need = total - len(chunks)
+        n = 0
+        while added < need:
+            conn.execute(m.Document.__table__.insert(), {**doc, "id": next_doc + n, "uri": f"synthetic/{n:05}.pdf"})
+            vid = next_version + n
+            conn.execute(
+                m.DocumentVersion.__table__.insert(),
+                {**version, "id": vid, "document_id": next_doc + n, "content_sha256": f"{n:064x}"},
+            )
+            rows = []
+            for ordinal in range(min(per_version, need - added)):
+                body = " ".join(rng.choices(words, weights, k=rng.choice(lengths)))
+                rows.append({**chunk, "id": f"ck_syn{vid:08}{ordinal:04}", "version_id": vid, "ordinal": ordinal})
+                rows[-1]["text"] = body
+            conn.execute(m.Chunk.__table__.insert(), rows)
+            index_chunks(conn, vid, [(r["ordinal"], r["id"], r["text"]) for r in rows])
+            added += len(rows)
+            n += 1
+    engine.dispose()
+    return len(chunks) + added
+
+
+def _ingest(folder: Path, db: Path, *, index: bool) -> float:
+    from citeline.store import writer
+
+    real = writer.index_chunks
+    if not index:
+        writer.index_chunks = lambda *args, **kwargs: None  # type: ignore[assignment]
+    try:
+        with Store(f"sqlite:///{db}") as store:
+            settings = PipelineSettings(extractor="pdfium", ocr=OcrSettings(mode="off"))
+            options = IngestOptions(workers=1, settings=settings)
+            dt, summary = timed(lambda: ingest(store, [folder], options))
+        assert summary.count("failed") == 0
+        return dt
+    finally:
+        writer.index_chunks = real  # type: ignore[assignment]
+
+
+def run() -> dict[str, Any]:
+    try:
+        from rank_bm25 import BM25Okapi
+    except ImportError:
+        raise SystemExit("the search benchmark compares with rank_bm25: pip install -e '.[bench]'") from None
+
+    files = text_layer_pdfs()
+    results: dict[str, Any] = {"files": len(files)}
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = linked_corpus(Path(tmp) / "corpus", files)
+        db = Path(tmp) / "search.db"
+        with section("ingest the corpus (pdfplumber backend)"):
+            store = Store(f"sqlite:///{db}")
+            ingest(store, [folder], IngestOptions(workers=2))
+        chunks = list(store.iter_chunks())
+        qs = queries(chunks)
+        folded = [(c.chunk_id, fold_text(" ".join(c.text.split()))) for c in chunks]
+        want = [holders(folded, s) for _, s, _ in qs]
+        results.update(chunks=len(chunks), queries=len(qs))
+
+        with section(f"recall@5, {len(qs)} queries: citeline and rank_bm25 over the same {len(chunks)} chunks"):
+            ours = recall(store, qs, want)
+            bm25 = BM25Okapi([terms(c.text) for c in chunks])
+            ids = [c.chunk_id for c in chunks]
+            t0 = time.perf_counter()
+            found = 0
+            for (q, _, _), w in zip(qs, want, strict=True):
+                scores = bm25.get_scores(terms(q))
+                top = sorted(range(len(ids)), key=lambda i: -scores[i])[:5]
+                found += bool(w & {ids[i] for i in top})
+            bm25_ms = (time.perf_counter() - t0) * 1000 / len(qs)
+            results["recall_at_5"] = {"citeline": ours, "rank_bm25": round(found / len(qs), 4)}
+            results["recall_at_5"]["difference"] = round(ours - found / len(qs), 4)
+            results["rank_bm25_ms_per_query"] = round(bm25_ms, 2)
+
+        with section("latency at the corpus size"):
+            latency(store, qs[:20])  # warm the pool and the page cache
+            results["latency_corpus"] = {"chunks": len(chunks), **latency(store, qs)}
+        store.engine.dispose()
+
+        with section(f"grow the database to {SCALE_CHUNKS:,} chunks"):
+            grow_s, n = timed(lambda: grow(db, chunks, SCALE_CHUNKS))
+            results["scale_build_seconds"] = round(grow_s, 1)
+        with section(f"latency and recall at {n:,} chunks"):
+            store = Store(f"sqlite:///{db}")
+            latency(store, qs[:20])
+            results["latency_100k"] = {"chunks": n, **latency(store, qs)}
+            results["recall_at_5_100k"] = recall(store, qs, want)
+            store.engine.dispose()
+
+        with section(f"ingest with and without the index, {ROUNDS} rounds each (pdfium, OCR off, 1 worker)"):
+            with_index, without = [], []
+            for r in range(ROUNDS):
+                for index in (True, False):
+                    target = Path(tmp) / f"ingest_{r}_{index}.db"
+                    (with_index if index else without).append(_ingest(folder, target, index=index))
+                    target.unlink()
+            results["ingest_seconds"] = {
+                "with_index": [round(x, 2) for x in with_index],
+                "without_index": [round(x, 2) for x in without],
+            }
+            results["ingest_ratio_with_index"] = round(statistics.median(with_index) / statistics.median(without), 3)
+        shutil.rmtree(folder)
+    for k, v in results.items():
+        print(f"   {k:32} {v}")
+    return results
+
+
+def markdown(r: dict[str, Any]) -> str:
+    rc, lc, lk = r["recall_at_5"], r["latency_corpus"], r["latency_100k"]
+    return "\n".join(
+        [
+            f"| search ({r['queries']} keyword queries from corpus sentences) | recall@5 | p50 ms | p95 ms |",
+            "|---|---|---|---|",
+            f"| citeline, SQLite FTS5, {lc['chunks']:,} chunks | {rc['citeline']} | {lc['p50_ms']} | {lc['p95_ms']} |",
+            f"| rank_bm25 over the same chunks (in memory) | {rc['rank_bm25']} | {r['rank_bm25_ms_per_query']} | |",
+            f"| citeline, SQLite FTS5, {lk['chunks']:,} chunks | {r['recall_at_5_100k']} | {lk['p50_ms']} | "
+            f"{lk['p95_ms']} |",
+            "",
+            f"* ingest with the index / without it (medians of {len(r['ingest_seconds']['with_index'])} rounds): "
+            f"**{r['ingest_ratio_with_index']}x**",
+        ]
+    )
