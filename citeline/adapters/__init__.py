@@ -12,35 +12,37 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from citeline.store.records import ContextInfo
+    from citeline.store.records import ChunkInfo, ContextInfo
+    from citeline.store.search import SearchHit
     from citeline.store.store import Store
     from citeline.verify.report import Report
     from citeline.verify.verify import VerifyOptions
 
-__all__ = ["hit_metadata", "record_context", "verify"]
+__all__ = ["chunk_metadata", "hit_metadata", "record_context", "verify"]
 
 
-def hit_metadata(
-    chunk_id: str,
-    document: str,
-    version: int,
-    page_start: int | None,
-    page_end: int | None,
-    raw_start: int,
-    raw_end: int,
-    score: float | None,
-    is_current: bool,
+def hit_metadata(hit: SearchHit) -> dict[str, Any]:
+    """The metadata both adapters attach to a search hit: where its chunk is, and its score."""
+    return _metadata(hit.chunk_id, hit.document, hit.version, hit, hit.score, hit.is_current)
+
+
+def chunk_metadata(chunk: ChunkInfo) -> dict[str, Any]:
+    """The same for a stored chunk (a loader's): ``score`` is None."""
+    return _metadata(chunk.chunk_id, chunk.document_uri, chunk.version_no, chunk, None, chunk.is_current)
+
+
+def _metadata(
+    chunk_id: str, document: str, version: int, span: Any, score: float | None, current: bool
 ) -> dict[str, Any]:
-    """The metadata both adapters attach to a chunk: where it is, and its search score."""
     return {
         "chunk_id": chunk_id,
         "document": document,
         "version": version,
-        "pages": [page_start, page_end],
-        "raw_start": raw_start,
-        "raw_end": raw_end,
+        "pages": [span.page_start, span.page_end],
+        "raw_start": span.raw_start,
+        "raw_end": span.raw_end,
         "score": score,
-        "is_current": is_current,
+        "is_current": current,
     }
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from citeline.adapters import hit_metadata, verify
+from citeline.adapters import chunk_metadata, hit_metadata, verify
 from citeline.adapters import record_context as _record
 
 try:
@@ -53,17 +53,7 @@ class CitelineRetriever(BaseRetriever):
             Document(
                 id=h.chunk_id,
                 page_content=h.text,
-                metadata=hit_metadata(
-                    h.chunk_id,
-                    h.document,
-                    h.version,
-                    h.page_start,
-                    h.page_end,
-                    h.raw_start,
-                    h.raw_end,
-                    h.score,
-                    h.is_current,
-                ),
+                metadata=hit_metadata(h),
             )
             for h in hits
         ]
@@ -83,17 +73,7 @@ class CitelineLoader(BaseLoader):
             yield Document(
                 id=c.chunk_id,
                 page_content=c.text,
-                metadata=hit_metadata(
-                    c.chunk_id,
-                    c.document_uri,
-                    c.version_no,
-                    c.page_start,
-                    c.page_end,
-                    c.raw_start,
-                    c.raw_end,
-                    None,
-                    c.is_current,
-                ),
+                metadata=chunk_metadata(c),
             )
 
 

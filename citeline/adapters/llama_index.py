@@ -62,17 +62,7 @@ class CitelineRetriever(BaseRetriever):
                 node=TextNode(
                     id_=h.chunk_id,
                     text=h.text,
-                    metadata=hit_metadata(
-                        h.chunk_id,
-                        h.document,
-                        h.version,
-                        h.page_start,
-                        h.page_end,
-                        h.raw_start,
-                        h.raw_end,
-                        h.score,
-                        h.is_current,
-                    ),
+                    metadata=hit_metadata(h),
                 ),
                 score=h.score,
             )
