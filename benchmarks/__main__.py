@@ -111,6 +111,8 @@ def summary(results: dict[str, dict[str, Any]]) -> str:
             f"| {t} | {v['precision']} | {v['recall']} | {v['false_accepts']} | {v['false_rejects']} |"
             for t, v in r["thresholds"].items()
         ]
+        lines += ["", f"| class (label/kind) | pairs | wrong at {r['default_threshold']:g} |", "|---|---|---|"]
+        lines += [f"| {k} | {v['pairs']} | {v['wrong']} |" for k, v in r.get("classes", {}).items()]
         lines += [""]
     if "startup" in results:
         r = results["startup"]

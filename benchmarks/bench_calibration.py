@@ -45,9 +45,17 @@ def run() -> dict[str, Any]:
             "false_rejects": fn,
             "wrong": misses,
         }
+    # per class (label and kind of pair): how many, and how many the default threshold gets wrong
+    wrong = set(sweep[f"{FUZZY_THRESHOLD:g}"]["wrong"])
+    classes: dict[str, dict[str, int]] = {}
+    for p in sorted(pairs, key=lambda p: (p["label"], p["kind"])):
+        c = classes.setdefault(f"{p['label']}/{p['kind']}", {"pairs": 0, "wrong": 0})
+        c["pairs"] += 1
+        c["wrong"] += p["id"] in wrong
     return {
         "pairs": len(pairs),
         "labels": dict(labels),
+        "classes": classes,
         "default_threshold": FUZZY_THRESHOLD,
         "thresholds": sweep,
     }

@@ -82,6 +82,25 @@ def test_word_level_classification(quote: str, source: str, kinds: list[str]) ->
     assert [d.kind for d in got] == kinds
 
 
+@pytest.mark.parametrize(
+    ("quote", "source", "lang", "kind"),
+    [
+        # the quote's word is a common word of the language, though the document never uses it
+        ("please lead all instructions", "please read all instructions", "en", "substituted"),
+        ("kept apart for the year", "kept part for the year", "en", "substituted"),
+        ("la pérennisation du jour", "la pérennisation du pour", "fr", "substituted"),
+        # one letter that makes no word, or only a rare one, is noise
+        ("please raed all instructions", "please read all instructions", "en", "typo"),
+        ("la premiére séance", "la première séance", "fr", "typo"),
+        ("die Stdt Köln", "die Stadt Köln", "de", "typo"),
+        ("as plin text", "as plain text", "en", "typo"),
+    ],
+)
+def test_a_common_word_for_another_is_a_substitution_not_a_typo(quote: str, source: str, lang: str, kind: str) -> None:
+    got = classify(tokens(fold(quote).text), tokens(fold(source).text), lang=lang)
+    assert [d.kind for d in got] == [kind]
+
+
 def test_every_han_character_is_a_token_of_its_own() -> None:
     # the supplementary ideographs (𠀋, 𪚲) too: a script without spaces is compared per character
     assert tokens("中文𠀋𪚲 straße [12]") == ["中", "文", "𠀋", "𪚲", "straße", "[12]"]

@@ -165,6 +165,9 @@ def _wildcard_match(q: str, s: str) -> bool:
 #: least this long; shorter fragments ("th", "ou") are what OCR leaves of a word.
 REAL_WORD_ZIPF = 3.0
 REAL_WORD_LENGTH = 3
+#: A quote word the document never uses is still a word of its own, not a typo of the source's
+#: word, when it is this common in the language ("lead" for "read", "apart" for "part").
+COMMON_WORD_ZIPF = 4.0
 
 
 def _real_word(word: str, lang: str) -> bool:
@@ -172,6 +175,10 @@ def _real_word(word: str, lang: str) -> bool:
     if word in FUNCTION_WORDS:
         return True
     return len(word) >= REAL_WORD_LENGTH and lexicon.zipf(lang)(word) >= REAL_WORD_ZIPF
+
+
+def _common_word(word: str, lang: str) -> bool:
+    return len(word) >= REAL_WORD_LENGTH + 1 and lexicon.zipf(lang)(word) >= COMMON_WORD_ZIPF
 
 
 def _classify_pair(q: str, s: str, vocabulary: frozenset[str], lang: str | None = None) -> Difference:
@@ -196,7 +203,7 @@ def _classify_pair(q: str, s: str, vocabulary: frozenset[str], lang: str | None 
         return Difference("negation", q, s)
     number_word = q in NUMBER_WORDS or s in NUMBER_WORDS
     if lang is not None and Levenshtein.distance(q, s) == 1 and not number_word and max(len(q), len(s)) > 1:
-        known = q in vocabulary or q in FUNCTION_WORDS
+        known = q in vocabulary or q in FUNCTION_WORDS or _common_word(q, lang)
         if (known and _real_word(s, lang)) or (_inflected(q, s) and (known or s not in FUNCTION_WORDS)):
             return Difference("substituted", q, s)  # one word for another ("thed" is no form of "the")
         return Difference("typo", q, s)  # one character of noise in a word

@@ -41,6 +41,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from citeline.ingest.clean import lexicon
+from citeline.verify.match import COMMON_WORD_ZIPF
+
 # ----------------------------------------------------------------------------------------------------
 # Locations
 
@@ -660,11 +663,16 @@ def p_typo(span: Span, ctx: Context, rng: random.Random) -> Result | None:
     rng.shuffle(words)
     for m in words:
         w = m.group()
-        options = [(n, d) for n, d in _typo_variants(w, rng) if n.casefold() not in ctx.known_words]
+        # a slip that makes a common word of the language ("plain" -> "pain") is a substitution
+        options = [
+            (n, d)
+            for n, d in _typo_variants(w, rng)
+            if n.casefold() not in ctx.known_words and lexicon.zipf(span.lang)(n.casefold()) < COMMON_WORD_ZIPF
+        ]
         if options:
             new, how = rng.choice(options)
             quote = splice(span.text, m.start(), m.end(), new)
-            return quote, _chunk(span, ctx), f"typo in {w!r}: {how} -> {new!r} (not a word of the corpus)"
+            return quote, _chunk(span, ctx), f"typo in {w!r}: {how} -> {new!r} (no word of the corpus or language)"
     return None
 
 
