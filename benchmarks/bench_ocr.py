@@ -14,12 +14,14 @@ import importlib.util
 import json
 import shutil
 import time
+from pathlib import Path
 from typing import Any
 
 from benchmarks.bench_fidelity import fold
 from benchmarks.common import CORPUS, ROOT, section
 
 OCR_FIXTURES = ROOT / "fixtures" / "ocr"
+FIXTURE_LANGUAGES = "eng+deu+fra"
 DPI = 300
 
 
@@ -95,25 +97,32 @@ def engines() -> dict[str, Any]:
 
 def citeline_end_to_end() -> dict[str, Any]:
     """The fixtures through citeline's pipeline: sentences anchored in one chunk, box fit."""
+    from rapidfuzz import fuzz
+
     from citeline.ingest.extract import Limits, read_source
+    from citeline.ingest.extract.ocr import OcrSettings
     from citeline.ingest.offsets import Original
     from citeline.ingest.pipeline import PipelineSettings, process_source
 
-    anchored = total = 0
+    # the fixtures name people and places in German and French (Genève, Zürich, Weiß)
+    settings = PipelineSettings(ocr=OcrSettings(languages=FIXTURE_LANGUAGES))
+    anchored = noisy = total = 0
     cover: list[float] = []
     spill: list[float] = []
     for truth_path in sorted(OCR_FIXTURES.glob("*.truth.json")):
         truth = json.loads(truth_path.read_text(encoding="utf-8"))
-        doc = process_source(
-            read_source(OCR_FIXTURES / truth["file"]), truth["file"], PipelineSettings(), limits=Limits()
-        )
+        doc = process_source(read_source(OCR_FIXTURES / truth["file"]), truth["file"], settings, limits=Limits())
         raw = doc.extraction.raw
         geometry = doc.extraction.geometry()
         folded_chunks = [fold(c.text) for c in doc.chunks]
         for sentence in truth["sentences"]:
             total += 1
-            if any(fold(sentence["text"]) in fc for fc in folded_chunks):
+            want = fold(sentence["text"])
+            if any(want in fc for fc in folded_chunks):
                 anchored += 1
+                noisy += 1
+            elif any(fuzz.partial_ratio(want, fc) >= 90 for fc in folded_chunks):
+                noisy += 1  # in one chunk with OCR-level noise (as tests/test_ocr.py counts it)
             # boxes: where the sentence's words are in the raw stream, against the truth boxes
             at = raw.find(sentence["text"][:25])
             if at < 0:
@@ -130,9 +139,114 @@ def citeline_end_to_end() -> dict[str, Any]:
         "sentences": total,
         "anchored_in_a_chunk": anchored,
         "anchored_share": round(anchored / total, 4) if total else None,
+        "anchored_with_ocr_noise": noisy,
+        "anchored_with_ocr_noise_share": round(noisy / total, 4) if total else None,
         "box_cover_median": round(sorted(cover)[len(cover) // 2], 3) if cover else None,
         "box_spill_median": round(sorted(spill)[len(spill) // 2], 3) if spill else None,
     }
+
+
+def ocr_documents() -> list[Path]:
+    """What the throughput part ingests: the OCR fixtures and the corpus's scans without a text layer."""
+    import csv
+
+    files = sorted(p for p in OCR_FIXTURES.iterdir() if not p.name.endswith(".json")) if OCR_FIXTURES.exists() else []
+    manifest = CORPUS / "MANIFEST.tsv"
+    if manifest.exists():
+        with manifest.open(encoding="utf-8") as fh:
+            for row in csv.DictReader(fh, delimiter="\t"):
+                if row["primary_kind"] == "scanned" and "ocr-layer" not in row["kind_tags"]:
+                    files.append(CORPUS / row["file"])
+    return files
+
+
+def citeline_ingest(files: list[Path], workers: int, db: Path) -> tuple[float, list[tuple[str, int, float]]]:
+    """Seconds to ingest ``files`` with ``--ocr auto`` and ``workers`` workers into a new SQLite file,
+    and the pages it OCR'd: ``(path, page number, dpi)``."""
+    from citeline import IngestOptions, Store, ingest
+
+    with Store(f"sqlite:///{db}") as store:
+        t0 = time.perf_counter()
+        summary = ingest(store, [str(f) for f in files], IngestOptions(workers=workers))
+        seconds = time.perf_counter() - t0
+        failed = [o for o in summary.outcomes if o.status == "failed"]
+        if failed:
+            raise SystemExit(f"OCR benchmark: {failed[0].uri} failed: {failed[0].message}")
+        _, rows = store.sql(
+            "SELECT d.uri, p.page_no, p.ocr_dpi FROM pages p JOIN document_versions v ON v.id = p.version_id "
+            "JOIN documents d ON d.id = v.document_id WHERE p.ocr_engine IS NOT NULL ORDER BY d.uri, p.page_no"
+        )
+        pages = [(str(r[0]), int(r[1]), float(r[2])) for r in rows]
+    return seconds, pages
+
+
+def rendered_pages(pages: list[tuple[str, int, float]], by_name: dict[str, Path], folder: Path) -> list[Path]:
+    """The pages citeline OCR'd, as the grayscale images citeline hands Tesseract, saved as PNG."""
+    import pypdfium2 as pdfium
+    from PIL import Image, ImageSequence
+
+    from citeline.ingest.extract.ocr import render_scale
+
+    out = []
+    for uri, page_no, dpi in pages:
+        path = by_name[Path(uri).name]
+        target = folder / f"{path.name}.{page_no}.png"
+        if path.suffix.lower() == ".pdf":
+            doc = pdfium.PdfDocument(str(path))
+            page = doc[page_no - 1]
+            w, h = page.get_size()
+            page.render(scale=render_scale(w, h, int(dpi)), grayscale=True).to_pil().save(target)
+            doc.close()
+        else:
+            frame = list(ImageSequence.Iterator(Image.open(path)))[page_no - 1]
+            frame.convert("L").save(target)
+        out.append(target)
+    return out
+
+
+def tesseract_cli(images: list[Path]) -> float:
+    """Seconds the ``tesseract`` command takes over ``images``, one process per page as a script runs
+    it, one thread each (``OMP_THREAD_LIMIT=1``, as a citeline worker)."""
+    import os
+    import subprocess
+
+    from citeline.ingest.extract.ocr import tessdata_dir
+
+    env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
+    extra = ["--tessdata-dir", tessdata_dir()] if tessdata_dir() else []
+    t0 = time.perf_counter()
+    for image in images:
+        subprocess.run(["tesseract", str(image), "-", "-l", "eng", *extra], env=env, check=True, capture_output=True)
+    return time.perf_counter() - t0
+
+
+def throughput() -> dict[str, Any]:
+    """OCR pages per second of citeline's ingest with 1 and 2 workers, against the ``tesseract``
+    command on the same rendered pages, in one run."""
+    import tempfile
+
+    files = ocr_documents()
+    by_name = {f.name: f for f in files}
+    with tempfile.TemporaryDirectory(prefix="citeline-bench-ocr-") as tmp:
+        folder = Path(tmp)
+        one, pages = citeline_ingest(files, 1, folder / "one.db")
+        two, pages_two = citeline_ingest(files, 2, folder / "two.db")
+        images = rendered_pages(pages, by_name, folder)
+        cli = tesseract_cli(images) if shutil.which("tesseract") else None
+    n = len(pages)
+    out: dict[str, Any] = {
+        "documents": len(files),
+        "ocr_pages": n,
+        "citeline_1_worker_pages_per_second": round(n / one, 3),
+        "citeline_2_workers_pages_per_second": round(len(pages_two) / two, 3),
+        "two_workers_over_one": round((len(pages_two) / two) / (n / one), 2),
+        "citeline_seconds": {"1": round(one, 1), "2": round(two, 1)},
+    }
+    if cli is not None:
+        out["tesseract_cli_pages_per_second"] = round(n / cli, 3)
+        out["tesseract_cli_seconds"] = round(cli, 1)
+        out["citeline_1_worker_over_tesseract_cli"] = round(cli / one, 2)
+    return out
 
 
 def _area(b: Any) -> float:
@@ -193,6 +307,14 @@ def run() -> dict[str, Any]:
         if fixtures:
             result["citeline"] = citeline_end_to_end()
             print(f"   citeline end to end: {result['citeline']}")
+    with section("OCR throughput: citeline ingest (1 and 2 workers) against the tesseract command"):
+        result["throughput"] = t = throughput()
+        print(
+            f"   {t['ocr_pages']} OCR pages: citeline 1 worker {t['citeline_1_worker_pages_per_second']} pages/s, "
+            f"2 workers {t['citeline_2_workers_pages_per_second']} ({t['two_workers_over_one']}x); "
+            f"tesseract command {t.get('tesseract_cli_pages_per_second')} pages/s "
+            f"(citeline 1 worker = {t.get('citeline_1_worker_over_tesseract_cli')}x)"
+        )
     return result
 
 
@@ -202,6 +324,18 @@ def markdown(r: dict[str, Any]) -> str:
         lines.append(
             f"| {name} | {e['seconds_per_page']} | {e['fixture_sentences_intact']} ({e['fixture_share']:.1%}) |"
         )
+    if "throughput" in r:
+        t = r["throughput"]
+        lines += [
+            "",
+            f"| OCR throughput, {t['ocr_pages']} pages | pages/s | ratio |",
+            "|---|---|---|",
+            f"| citeline ingest, 1 worker | {t['citeline_1_worker_pages_per_second']} | "
+            f"{t.get('citeline_1_worker_over_tesseract_cli')}x the tesseract command |",
+            f"| citeline ingest, 2 workers | {t['citeline_2_workers_pages_per_second']} | "
+            f"{t['two_workers_over_one']}x 1 worker |",
+            f"| `tesseract` command, same rendered pages | {t.get('tesseract_cli_pages_per_second')} | |",
+        ]
     return "\n".join(lines)
 
 
