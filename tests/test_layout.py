@@ -360,3 +360,55 @@ def test_every_code_point_has_two_x_edges() -> None:
     for ln in laid:
         assert len(ln.xs) == 2 * len(ln.text)
         assert all(a <= b for a, b in zip(ln.xs[::2], ln.xs[1::2], strict=True))
+
+
+# ----------------------------------------------------------------------------- vertical writing
+
+
+def column(text: str, x: float, top: float, size: float = 10.0) -> list[Glyph]:
+    """One column of vertical writing: upright glyphs one em square, stacked from ``top`` down."""
+    out = []
+    for k, ch in enumerate(text):
+        t = top + k * size
+        out.append(Glyph(ch, x, x + size, t, t + size, t + 0.88 * size, size, "HeiseiMin-W3", 0, False))
+    return out
+
+
+def test_vertical_writing_reads_columns_top_to_bottom_right_to_left_tier_by_tier() -> None:
+    # two tiers of three columns; the first column of each paragraph starts one character down
+    one = ["　本日は晴天なり。", "風が強いので外出の", "際は注意されたい。", "　午後は会議室で", "打ち合わせを行う。"]
+    two = ["　明日は雨の予報で", "ある。傘を忘れずに", "持参すること。", "　以上、連絡する。"]
+    tier1 = [column(t, 500 - 18 * k, 100) for k, t in enumerate(one)]
+    tier2 = [column(t, 500 - 18 * k, 300) for k, t in enumerate(two)]
+    head = glyphs("事業報告書", 250, 60, 10, advance=1.0)  # a horizontal running head
+    number = glyphs("12", 300, 500, 10)  # the page number, below the tiers
+    got = layout_page(page(head, *tier1, *tier2, number))
+    assert [ln.text for ln in got] == ["事業報告書"] + [t.lstrip("　") for t in one + two] + ["12"]
+    # the indented columns start paragraphs; a column read on from the one before does not
+    assert [ln.paragraph_before for ln in got[1:-1]] == [True, False, False, True, False, True, False, False, True]
+    # every code point of a column has the column's box
+    first = got[1]
+    assert list(first.xs[:2]) == [500.0, 510.0]
+    assert (first.top, first.bottom) == (110.0, 190.0)
+
+
+def test_horizontal_cjk_and_stacked_latin_are_not_vertical_writing() -> None:
+    horizontal = [glyphs("本日は晴天なり、風が強い。", 72, 100 + 14 * k, 10, advance=1.0) for k in range(4)]
+    assert texts(page(*horizontal)) == ["本日は晴天なり、風が強い。"] * 4
+    digits = [column("1234567890", 72 + 20 * k, 100) for k in range(3)]  # a table's digit columns
+    got = texts(page(*digits))
+    assert got[0].split() == ["1", "1", "1"]
+    assert len(got) == 10
+
+
+def test_a_lone_cjk_character_on_a_vertical_page_is_a_column_of_its_own() -> None:
+    title = column("序", 520, 90)
+    body = [column("わたくしといふ現象は", 480, 100), column("假定された有機交流", 462, 100)]
+    assert texts(page(title, *body)) == ["序", "わたくしといふ現象は", "假定された有機交流"]
+
+
+def test_cjk_lines_count_as_many_words_when_columns_are_found() -> None:
+    # two columns of Chinese text: each line is one "word" between spaces, yet they are text columns
+    left = [glyphs("第一条本办法适用于全体员工", 60, 100 + 14 * k, 10, advance=1.0) for k in range(6)]
+    right = [glyphs("第二条员工应当遵守本办法", 330, 100 + 14 * k, 10, advance=1.0) for k in range(6)]
+    assert texts(page(*left, *right)) == ["第一条本办法适用于全体员工"] * 6 + ["第二条员工应当遵守本办法"] * 6

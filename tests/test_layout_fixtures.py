@@ -1,7 +1,7 @@
 """The layout fixtures (``fixtures/layouts.py``) through both PDF backends: three columns on a tight
 pitch, margin line numbers, a rotated margin stamp, a footnote block, figure labels in the gutter,
-sub- and superscripts, line-end hyphens, glyphs without a Unicode mapping and a ruled table. Each
-test states the correct behaviour."""
+sub- and superscripts, line-end hyphens, glyphs without a Unicode mapping, a ruled table and a page
+of vertical Japanese in two tiers. Each test states the correct behaviour."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ LAYOUT_FIXTURES = [
     "layout_hyphenation",
     "layout_unmapped",
     "layout_ruled_table",
+    "layout_vertical_japanese",
 ]
 #: Fixtures whose body lines are each drawn by one text() call (so each is a whole raw line).
 WHOLE_LINE_FIXTURES = [
@@ -306,3 +307,46 @@ def test_ruled_table_rows_are_consecutive_lines_of_tab_separated_cells(backend: 
     lines = raw_lines(ex)
     start = lines.index(rows[0])
     assert lines[start : start + len(rows)] == rows
+
+
+# ----------------------------------------------------------------------------- vertical Japanese
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_vertical_japanese_reads_column_by_column_tier_by_tier(backend: str) -> None:
+    # each column is one raw line, right to left, the upper tier before the lower; the horizontal
+    # running head comes first and the page number last
+    gt = truth("layout_vertical_japanese")
+    ex, cleaned = extracted("layout_vertical_japanese", backend)
+    lines = [ln for ln in raw_lines(ex) if ln.strip()]
+    assert "".join(lines[0].split()) == gt["vertical"]["head"]
+    assert lines[1:-1] == gt["vertical"]["columns"]
+    assert lines[-1] == "3"
+    # paragraphs start at the indented columns: the cleaned text has one per truth paragraph, its
+    # columns joined without a space (one page: the head and number are not known as running yet)
+    body = [p.strip() for p in cleaned.text.split("\n\n") if p.strip()]
+    assert body[1:-1] == [p["text"] for p in gt["paragraphs"]]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_vertical_japanese_characters_have_their_columns_box(backend: str) -> None:
+    gt = truth("layout_vertical_japanese")
+    ex, _ = extracted("layout_vertical_japanese", backend)
+    glyphs = [it for p in gt["paragraphs"] for it in p["lines"]]
+    k = 0
+    for column in gt["vertical"]["columns"]:
+        drawn, k = glyphs[k : k + len(column)], k + len(column)
+        line = next(ln for ln in ex.lines if ex.raw[ln.raw_start : ln.raw_end] == column)
+        for j, g in enumerate(drawn):
+            assert g["text"] == column[j]
+            x0, x1 = line.xs[2 * j], line.xs[2 * j + 1]
+            assert x0 - 0.5 <= g["x0"], (column, g)
+            assert g["x1"] <= x1 + 0.5, (column, g)
+            assert line.top - 0.5 <= g["top"], (column, g)
+            assert g["bottom"] <= line.bottom + 0.5, (column, g)
+            assert x1 - x0 < 2 * (g["x1"] - g["x0"])  # the column's width, not the page's
+
+
+def test_pdfium_hands_vertical_japanese_it_cannot_read_to_pdfplumber() -> None:
+    ex, _ = extracted("layout_vertical_japanese", "pdfium")
+    assert [(p.code, p.pages) for p in ex.problems] == [("page_fallback", (1,))]

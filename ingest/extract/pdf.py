@@ -176,6 +176,24 @@ def _ocr_page(
     return dataclasses.replace(pg, glyphs=[], rules=[], unmapped=0, ocr_lines=lines, ocr=info)
 
 
+def lost_text(page: Any, glyphs: int, pdfium_c: Any) -> bool:
+    """Whether pdfium drew more text objects on a page than it read characters from it: each text
+    object shows at least one glyph, so the rest of the page's text was lost (a non-embedded CJK
+    font whose predefined CMap pdfium lacks: HeiseiMin, Ryumin in Japanese official documents).
+    Objects are only counted on pages with more page objects than twice their characters."""
+    objects = pdfium_c.FPDFPage_CountObjects(page)
+    if objects <= 2 * glyphs:
+        return False
+    get, kind, text = pdfium_c.FPDFPage_GetObject, pdfium_c.FPDFPageObj_GetType, pdfium_c.FPDF_PAGEOBJ_TEXT
+    count = 0
+    for i in range(objects):
+        if kind(get(page, i)) == text:
+            count += 1
+            if count > glyphs:
+                return True
+    return False
+
+
 def unmapped_share(page: PageGlyphs) -> float:
     """The share of a page's glyphs that have no Unicode mapping."""
     return page.unmapped / len(page.glyphs) if page.glyphs else 0.0
@@ -286,9 +304,16 @@ def extract_pdfium(
             page = doc[index]
             try:
                 pg = pdfium_page(page, index + 1, pdfium_c)
+                lost = lost_text(page.raw, len(pg.glyphs), pdfium_c)
             finally:
                 page.close()
-            if unmapped_share(pg) > UNMAPPED_SHARE:
+            if lost:
+                # text objects pdfium read no characters from (a CJK font it has no CMap for)
+                better = other.page(index)
+                if better is not None and len(better.glyphs) > len(pg.glyphs):
+                    replaced.append(pg.number)
+                    pg = better
+            elif unmapped_share(pg) > UNMAPPED_SHARE:
                 fonts = {g.font for g in pg.glyphs if UNMAPPED in g.text}
                 if not fonts <= hopeless:  # pdfplumber did no better with these fonts before
                     better = other.page(index)
@@ -317,7 +342,7 @@ def extract_pdfium(
         note = Problem(
             "page_fallback",
             tuple(replaced),
-            f"pdfium could not map the text of {pages_label(replaced)}; read with pdfplumber",
+            f"pdfium could not read or map the text of {pages_label(replaced)}; read with pdfplumber",
         )
         result = dataclasses.replace(result, problems=(*result.problems, note))
     return result

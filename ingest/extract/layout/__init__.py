@@ -14,6 +14,14 @@ whichever parser read them. Four named stages, each a module with its own tests:
 Text at another rotation (a stamp in the margin, a table set sideways) goes through the same stages
 in its own upright frame and is read after the page body: as ``margin`` furniture when it is a
 little text near a page edge, else as a block of its own.
+
+Vertical writing (Japanese or Chinese *tategaki*: upright characters stacked in columns read top to
+bottom, columns right to left, tiers top to bottom) is found from the glyphs themselves: CJK
+characters drawn one below the other in content order. A page where most characters stand so is
+laid out in the frame where its columns are lines (a quarter turn: the page's top edge becomes the
+left edge), through the same four stages, so columns become lines, tiers become columns, and a
+paragraph's one-character indent is an indent; the lines are then put back on the page. As for
+rotated text, every code point of a vertical line gets the line's whole box.
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ from citeline.ingest.extract.layout.blocks import Block
 from citeline.ingest.extract.layout.lines import LineKind, TextLine
 from citeline.ingest.extract.layout.order import LayoutLine
 from citeline.ingest.extract.layout.settings import DEFAULT_SETTINGS, LAYOUT_VERSION, LayoutSettings
+from citeline.ingest.scripts import is_cjk
 
 __all__ = [
     "DEFAULT_SETTINGS",
@@ -60,12 +69,112 @@ def layout_page(page: PageGlyphs, settings: LayoutSettings = DEFAULT_SETTINGS) -
                 turned.setdefault(g.rotation, []).append(g)
     else:
         upright, turned = list(glyphs), {}
+    vertical: list[Glyph] = []
+    if upright:
+        upright, vertical = split_vertical(upright)
     found = []
     if upright:
         found = blocks.blocks(lines.pieces(words.words(upright, settings), settings), page.rules, page.width, settings)
     for rotation, group in sorted(turned.items()):
         found.append(_rotated_block(rotation, group, page, len(glyphs), len(found), settings))
-    return order.order(found, settings)
+    columns = _vertical_lines(vertical, page, settings) if vertical else []
+    if not columns:
+        return order.order(found, settings)
+    # horizontal text above the vertical body (a running head) is read before it, the rest after
+    body_top = min(ln.top for ln in columns)
+    rest = order.order(found, settings)
+    above = [ln for ln in rest if ln.bottom <= body_top]
+    below = [ln for ln in rest if ln.bottom > body_top]
+    return _starts_paragraph(above) + _starts_paragraph(columns) + _starts_paragraph(below)
+
+
+#: A page is set vertically when at least this share of its upright characters (and this many)
+#: stand in vertical runs: CJK characters each drawn right below the one before, at the same x.
+VERTICAL_SHARE = 0.5
+VERTICAL_MIN = 8
+
+
+def _stacked(a: Glyph, b: Glyph) -> bool:
+    """``b`` is drawn right below ``a`` in a column of upright CJK characters."""
+    if not (is_cjk(a.text[0]) and is_cjk(b.text[0])):
+        return False
+    em = max(a.size, a.bottom - a.top, 0.1)
+    return (
+        abs(b.x0 - a.x0) <= 0.25 * em and abs(b.x1 - a.x1) <= 0.25 * em and -0.25 * em <= b.top - a.bottom <= 1.5 * em
+    )
+
+
+def _beside(a: Glyph, b: Glyph) -> bool:
+    """``b`` is drawn right after ``a`` on the same line of horizontal CJK text."""
+    if not (is_cjk(a.text[0]) and is_cjk(b.text[0])):
+        return False
+    em = max(a.size, a.bottom - a.top, 0.1)
+    return abs(b.top - a.top) <= 0.25 * em and -0.25 * em <= b.x0 - a.x1 <= 1.5 * em
+
+
+def split_vertical(glyphs: list[Glyph]) -> tuple[list[Glyph], list[Glyph]]:
+    """``(horizontal, vertical)`` glyphs of a page, in content order. Vertical ones are only split
+    off when the page is mostly vertical writing; a space glyph goes with the next glyph drawn."""
+    marks = [False] * len(glyphs)
+    prev = -1
+    for i, g in enumerate(glyphs):
+        if not g.text or g.text.isspace():
+            continue
+        if prev >= 0 and _stacked(glyphs[prev], g):
+            marks[prev] = marks[i] = True
+        prev = i
+    solid = [i for i, g in enumerate(glyphs) if g.text and not g.text.isspace()]
+    stacked = sum(1 for i in solid if marks[i])
+    if stacked < VERTICAL_MIN or stacked < VERTICAL_SHARE * len(solid):
+        return glyphs, []
+    # on a vertical page, a CJK character standing alone (a one-character column: a title, a mark)
+    # is vertical too; one set side by side with another CJK character is horizontal (a heading)
+    for k, i in enumerate(solid):
+        if marks[i] or not is_cjk(glyphs[i].text[0]):
+            continue
+        before = k > 0 and _beside(glyphs[solid[k - 1]], glyphs[i])
+        after = k + 1 < len(solid) and _beside(glyphs[i], glyphs[solid[k + 1]])
+        marks[i] = not (before or after)
+    following = False
+    for i in range(len(glyphs) - 1, -1, -1):
+        g = glyphs[i]
+        if not g.text or g.text.isspace():
+            marks[i] = following
+        else:
+            following = marks[i]
+    horizontal = [g for g, m in zip(glyphs, marks, strict=True) if not m]
+    vertical = [g for g, m in zip(glyphs, marks, strict=True) if m]
+    return horizontal, vertical
+
+
+def _vertical_lines(glyphs: list[Glyph], page: PageGlyphs, settings: LayoutSettings) -> list[LayoutLine]:
+    """Vertical writing laid out in its quarter-turned frame (columns as lines, read top to bottom,
+    right to left; tiers as columns), in reading order, back in page space."""
+    w = page.width
+    local = [
+        Glyph(g.text, g.top, g.bottom, w - g.x1, w - g.x0, w - g.x0, g.size, g.font, 0, g.space_before) for g in glyphs
+    ]
+    found = lines.pieces(words.words(local, settings), settings)
+    if not found:
+        return []
+    # the frame's width is where the text ends (plus the margin it starts at), not the page's height:
+    # tiers that stop short of the page foot must not make the empty foot the widest gutter
+    extent = max(p.x1 for p in found) + min(p.x0 for p in found)
+    laid = order.order(blocks.blocks(found, (), extent, settings), settings)
+    out = []
+    for ln in laid:
+        x0, x1 = w - ln.bottom, w - ln.top
+        top, bottom = min(ln.xs[0::2]), max(ln.xs[1::2])
+        out.append(LayoutLine(ln.text, array("f", [x0, x1] * len(ln.text)), top, bottom, ln.paragraph_before, ln.kind))
+    return out
+
+
+def _starts_paragraph(laid: list[LayoutLine]) -> list[LayoutLine]:
+    """``laid`` with its first line starting a paragraph (a part of the page read on its own)."""
+    if laid and not laid[0].paragraph_before:
+        first = laid[0]
+        laid = [LayoutLine(first.text, first.xs, first.top, first.bottom, True, first.kind), *laid[1:]]
+    return laid
 
 
 def _rotated_block(

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from citeline.ingest.extract.glyphs import Rule
 from citeline.ingest.extract.layout.lines import LineKind, Piece, TextLine, group_rows, make_line
 from citeline.ingest.extract.layout.settings import LayoutSettings
+from citeline.ingest.scripts import is_cjk
 
 #: Columns are searched at most this many levels deep (a four-column page needs two, and a band cut
 #: off by a horizontal gap one more).
@@ -393,13 +394,27 @@ def _is_text_column(side: list[Piece], total: int, settings: LayoutSettings) -> 
     if len({round(p.baseline) for p in side}) < 3:
         return False
     # the median words per piece, weighted by characters: a column's lines outweigh a figure's labels
-    counts = sorted((len(p.words) if p.members is None else 99, p.chars) for p in side)
+    counts = sorted((_word_count(p), p.chars) for p in side)
     half, acc = sum(c for _, c in counts) / 2, 0
     for words, chars in counts:
         acc += chars
         if acc >= half:
             return words >= settings.min_column_words
     return False
+
+
+#: Characters per word in scripts written without spaces (Chinese, Japanese): what a line of them
+#: counts as words when telling a column of text from a table's cells.
+CJK_CHARS_PER_WORD = 2
+
+
+def _word_count(p: Piece) -> float:
+    if p.members is not None:
+        return 99
+    n = len(p.words)
+    if p.words and is_cjk(p.words[0].text[0]):
+        return max(n, p.chars / CJK_CHARS_PER_WORD)
+    return n
 
 
 # ----------------------------------------------------------------------------- blocks of one flow
