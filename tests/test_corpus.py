@@ -17,6 +17,7 @@ from citeline.ingest.isolate import IsolatedPool
 from citeline.ingest.scripts import is_cjk
 from citeline.store import IngestOptions, Store, ingest
 from tests.conftest import CORPUS, corpus_manifest
+from tests.test_cli_store import run as run_cli
 from tests.test_store import check_all_chunks
 
 pytestmark = pytest.mark.corpus
@@ -187,3 +188,74 @@ def test_corpus_ingests_end_to_end_with_every_chunk_offset_intact(tmp_path: Path
         assert all(rows[u]["primary_kind"] in ("broken", "encrypted") for u in failed), failed
         assert summary.count("added") >= 30
         assert check_all_chunks(store) == summary.chunks > 1000
+        # the scans without a text layer gained text by OCR, and `show` lists their OCR pages
+        scans = [
+            r["file"] for r in rows.values() if r["primary_kind"] == "scanned" and "ocr-layer" not in r["kind_tags"]
+        ]
+        assert len(scans) >= 3
+        for name in scans:
+            info = store.document(name)
+            ocr_pages = [p for p in info.pages if p.ocr_engine is not None]
+            assert ocr_pages, f"{name}: no page read by OCR"
+            assert all(p.has_text and p.ocr_confidence is not None for p in ocr_pages), name
+            assert (
+                len(
+                    store.sql(
+                        "SELECT 1 FROM chunks c JOIN document_versions v ON v.id = c.version_id "
+                        "JOIN documents d ON d.id = v.document_id WHERE d.uri = :u",
+                        {"u": name},
+                    )[1]
+                )
+                >= 1
+            )
+            code, out, _ = run_cli("--db", sqlite_url, "show", name)
+            assert code == 0
+            listed = [ln.split() for ln in out[out.index("Pages:") :].splitlines()[3:] if ln.split()[:1] != []]
+            shown = {int(row[0]): row for row in listed if row[0].isdigit()}
+            for page in ocr_pages:
+                row = shown[page.page_no]
+                assert row[5:7] == ["yes", "tesseract"], (name, row)
+                assert float(row[9]) == pytest.approx(page.ocr_confidence, abs=0.05), (name, row)
+
+
+def _ocr_auto_against_off(path: str) -> tuple[str, int, int, int]:
+    """Worker: one text-layer PDF through the pipeline (pdfium backend) with ``--ocr off`` and
+    ``--ocr auto``: (file, pages OCR'd under auto, differing chunks, raw streams equal as 0/1)."""
+    from citeline.ingest.extract.ocr import OcrSettings
+    from citeline.ingest.pipeline import PipelineSettings, process_file
+
+    docs = [
+        process_file(Path(path), Path(path).name, PipelineSettings(extractor="pdfium", ocr=OcrSettings(mode=mode)))
+        for mode in ("off", "auto")
+    ]
+    off, auto = docs
+    ocr_pages = sum(1 for p in auto.extraction.pages if p.ocr_engine is not None)
+    chunks = [[(c.text, c.raw_start, c.raw_end) for c in d.chunks] for d in docs]
+    differing = sum(1 for a, b in zip(*chunks, strict=False) if a != b) + abs(len(chunks[0]) - len(chunks[1]))
+    same_lines = [(ln.page, ln.raw_start, ln.raw_end, ln.top, ln.bottom, ln.xs) for ln in off.extraction.lines] == [
+        (ln.page, ln.raw_start, ln.raw_end, ln.top, ln.bottom, ln.xs) for ln in auto.extraction.lines
+    ]
+    return Path(path).name, ocr_pages, differing, int(off.extraction.raw == auto.extraction.raw and same_lines)
+
+
+#: text-layer PDFs whose text layer ``--ocr auto`` rightly finds unusable, and why
+UNUSABLE_TEXT_LAYER = {"tamreview_cid_garbled.pdf": "most of its glyphs have no Unicode mapping"}
+
+
+def test_text_layer_pdfs_read_the_same_with_ocr_auto_and_off() -> None:
+    rows = [
+        r
+        for r in corpus_manifest()
+        if r["primary_kind"] not in ("broken", "encrypted", "scanned") and r["file"].endswith(".pdf")
+    ]
+    tasks = [(r["file"], str(CORPUS / r["file"])) for r in rows]
+    with IsolatedPool(_ocr_auto_against_off, workers=2, timeout=300) as pool:
+        results = dict(pool.imap_unordered(tasks))
+    assert len(results) == len(tasks) >= 20
+    for name, result in results.items():
+        assert not isinstance(result, BaseException), (name, result)
+        _, ocr_pages, differing, same = result
+        if name in UNUSABLE_TEXT_LAYER:
+            assert ocr_pages > 0, f"{name}: {UNUSABLE_TEXT_LAYER[name]}, so auto should read it by OCR"
+            continue
+        assert (ocr_pages, differing, same) == (0, 0, 1), name
