@@ -383,3 +383,57 @@ def test_the_cap_applies_to_drawn_pages_too(db_url: str, tmp_path: Path) -> None
             image = Image.open(io.BytesIO(renderer.png(chunk.version_id, 1)))
         assert max(image.size) <= MAX_SIDE_PX
         assert image.size[0] * image.size[1] <= MAX_PIXELS
+
+
+def test_the_cap_holds_through_highlight_serve_and_the_html_report(db_url: str, tmp_path: Path) -> None:
+    """The three ways a page is rendered for a user, each on the 14,400-pt page."""
+    import base64
+
+    from click.testing import CliRunner
+
+    from citeline.cli import cli
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    big_page_pdf(docs / "poster.pdf", 14_400)
+
+    def capped(png: bytes) -> None:
+        image = Image.open(io.BytesIO(png))
+        assert max(image.size) <= MAX_SIDE_PX
+        assert image.size[0] * image.size[1] <= MAX_PIXELS
+
+    with Store(db_url) as store:
+        ingest(store, [docs], IngestOptions(workers=1))
+        chunk = next(store.iter_chunks())
+        runner = CliRunner()
+        out = tmp_path / "highlight.png"
+        done = runner.invoke(cli, ["--db", db_url, "highlight", chunk.chunk_id, "--output", str(out)])
+        assert done.exit_code == 0, done.output
+        capped(out.read_bytes())
+        # the HTML report embeds the page
+        answer = tmp_path / "answer.json"
+        quote = " ".join(chunk.text.split()[:6])
+        answer.write_text(
+            json.dumps({"answer": f"It says “{quote}” [S1].", "sources": {"S1": chunk.chunk_id}}), encoding="utf-8"
+        )
+        html_path = tmp_path / "report.html"
+        done = runner.invoke(cli, ["--db", db_url, "verify", str(answer), "--format", "html", "-o", str(html_path)])
+        assert done.exit_code == 0, done.output
+        pngs = re.findall(r"data:image/png;base64,([A-Za-z0-9+/=]+)", html_path.read_text(encoding="utf-8"))
+        assert pngs
+        for data in pngs:
+            capped(base64.b64decode(data))
+        # serve's page image
+        server = make_server(store, "127.0.0.1", 0, socket_timeout=TIMEOUT)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=60)
+            conn.request("GET", "/page.png?" + urlencode({"version": chunk.version_id, "page": 1}))
+            response = conn.getresponse()
+            assert response.status == 200
+            capped(response.read())
+            conn.close()
+        finally:
+            server.shutdown()
+            server.server_close()
