@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, make_url, text
 
 from citeline.cli import cli
 from citeline.store import IngestOptions, Store, ingest
@@ -49,7 +49,9 @@ def reader(indexed: str) -> Iterator[str]:
     assert code == 0, err
     assert out.strip().startswith(f"Role {role!r} may read the citeline tables and views of schema")
     try:
-        yield indexed.replace("postgres@", f"{role}@", 1)
+        url = make_url(indexed).set(username=role, password=None)
+        assert url.username == role  # connect as the reader, whatever user the test URL names
+        yield url.render_as_string(hide_password=False)
     finally:
         admin = create_engine(PG_URL or "")
         with admin.begin() as conn:
@@ -156,8 +158,9 @@ def test_postgres_refuses_a_role_that_can_write(indexed: str) -> None:
         pytest.skip("PostgreSQL only")
     code, _, err = run("--db", indexed, "sql", "SELECT 1")
     assert code == 2
+    user = make_url(indexed).username
     assert err.strip() == (
-        "Error: citeline sql refuses role 'postgres': it is a superuser (make a read-only role with: "
+        f"Error: citeline sql refuses role {user!r}: it is a superuser (make a read-only role with: "
         "citeline db create-reader NAME, and connect as it)"
     )
     # what a superuser could do is out of reach of the reader role: the server's shell and files
