@@ -193,6 +193,54 @@ def test_a_ruled_table_reads_row_by_row_with_tabs_between_cells() -> None:
     assert {ln.kind for ln in laid} == {"table"}
 
 
+def _grid(xs: tuple[float, ...], ys: list[float]) -> list[Rule]:
+    """The rules of a table grid: a horizontal rule at each of ``ys``, a vertical one at each of ``xs``."""
+    rules = [Rule(xs[0], y, xs[-1], y + 0.5) for y in ys]
+    return rules + [Rule(x, ys[0], x + 0.5, ys[-1]) for x in xs]
+
+
+def test_a_wrapped_cell_of_a_ruled_table_is_read_whole_in_its_row() -> None:
+    # a description wraps onto two lines (the other cells on its first line), a label wraps onto
+    # the line that holds the figures, a third row's label wraps with no figures at all
+    xs = (60.0, 120.0, 330.0, 420.0)
+    size, pitch = 9.0, 11.0
+    drawn = [
+        glyphs("Straße", xs[0] + 3, 110, size),
+        glyphs("Résumé of the works on the", xs[1] + 3, 110, size),
+        glyphs("1 205", xs[2] + 3, 110, size),
+        glyphs("federal road, begun in 2019", xs[1] + 3, 110 + pitch, size),
+        glyphs("Brücke über", xs[0] + 3, 140, size),  # runs up to its cell's right rule
+        glyphs("den Rhein", xs[0] + 3, 140 + pitch, size),
+        glyphs("the new bridge", xs[1] + 3, 140 + pitch, size),
+        glyphs("9 871", xs[2] + 3, 140 + pitch, size),
+        glyphs("Kosten für", xs[0] + 3, 172, size),
+        glyphs("Planung", xs[0] + 3, 172 + pitch, size),
+        # Chinese: the figures sit between the label's two lines, which join without a space
+        glyphs("销售商品、提", xs[0] + 3, 202, size, advance=1.0),
+        glyphs("7,715,912.60", xs[2] + 3, 207, size),
+        glyphs("供的现金", xs[0] + 3, 202 + pitch, size, advance=1.0),
+    ]
+    rules = _grid(xs, [98.0, 128.0, 160.0, 190.0, 220.0])
+    assert texts(page(*drawn, rules=rules)) == [
+        "Straße\tRésumé of the works on the federal road, begun in 2019\t1 205",
+        "Brücke über den Rhein\tthe new bridge\t9 871",
+        "Kosten für Planung",
+        "销售商品、提供的现金\t7,715,912.60",
+    ]
+
+
+def test_rows_of_a_table_ruled_only_around_its_header_stay_rows() -> None:
+    # no rule between the body rows: nothing says two lines are one row, so none are joined
+    xs = (60.0, 200.0, 300.0)
+    body = [("Zürich", "1 205"), ("Genève", "9 871"), ("Basel", "412")]
+    drawn = [glyphs("Ort", xs[0] + 3, 110, 9), glyphs("Zahl", xs[1] + 3, 110, 9)]
+    for k, (name, number) in enumerate(body):
+        drawn += [glyphs(name, xs[0] + 3, 130 + 11 * k, 9), glyphs(number, xs[1] + 3, 130 + 11 * k, 9)]
+    rules = [Rule(xs[0], y, xs[-1], y + 0.5) for y in (98.0, 118.0, 170.0)]
+    rules += [Rule(x, 98.0, x + 0.5, 170.0) for x in xs]
+    assert texts(page(*drawn, rules=rules)) == ["Ort\tZahl"] + [f"{n}\t{v}" for n, v in body]
+
+
 def test_footnotes_at_a_column_foot_are_read_after_the_page_body() -> None:
     left = [glyphs(t, 40, 100 + 12 * k, 10) for k, t in enumerate(column_text(20, 0, 40))]
     left.append(glyphs("the sentence goes on in the state-", 40, 100 + 12 * 20, 10))

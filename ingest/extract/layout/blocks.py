@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import itertools
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -438,8 +439,12 @@ def _group_blocks(group: list[Piece], g: int, rules: Sequence[Rule], settings: L
         out.extend(_runs(before, g))
         assert proxy.members is not None
         vertical = [r for r in rules if r.vertical and proxy.x0 - 1 <= r.x0 <= proxy.x1 + 1]
+        horizontal = [
+            r for r in rules if not r.vertical and proxy.x0 - 1 <= r.x1 and r.x0 <= proxy.x1 + 1
+            and proxy.top + 1 < r.top < proxy.bottom - 1
+        ]  # fmt: skip
         rows = [_table_row(r, vertical, settings) for r in group_rows(proxy.members, settings)]
-        out.append(Block(rows, "table", g, proxy.x0, proxy.x1))
+        out.append(Block(_wrapped_cells(rows, horizontal, vertical, settings), "table", g, proxy.x0, proxy.x1))
     out.extend(_runs(queue, g))
     return out
 
@@ -458,6 +463,162 @@ def _table_row(row: list[Piece], vertical: Sequence[Rule], settings: LayoutSetti
     for cell in cells[1:]:
         line = _join_cell(line, make_line(cell, settings, cells=True, kind="table"))
     return line
+
+
+def _wrapped_cells(
+    rows: list[TextLine], horizontal: Sequence[Rule], vertical: Sequence[Rule], settings: LayoutSettings
+) -> list[TextLine]:
+    """The rows of a ruled table with each wrapped cell read whole.
+
+    A text line continues the row above it when no rule closes any of its cells from the row's line
+    above and it has text in fewer columns than the row (a cell's text wrapping onto a second line,
+    a label set between the lines of its row) or is one cell under a row of one cell that ran up to
+    its right rule; or when the row so far is one line of cells that run up to their right rules,
+    no rule runs between it and the line, and the line holds the row's other cells (the figures
+    beside a wrapped label). Its cells' text is then joined to the same cells of the row, a space
+    between lines (none between CJK characters), cells with a tab. Anything else starts a row, as
+    do all lines of a table without rules between its rows."""
+    if not horizontal or len(rows) < 2 or all("\t" not in ln.text for ln in rows):
+        return rows  # (one column: a boxed paragraph reads line by line, its line ends dehyphenated)
+
+    def closed(cell: Cell, above: float, below: float) -> bool:
+        """A rule across ``cell``'s column (across its middle, or into it for an outer column without
+        a border rule) between the heights ``above`` and ``below``."""
+        lo, hi = cell
+        for r in horizontal:
+            if above < r.top < below:
+                if lo > -1e8 and hi < 1e8:
+                    if r.x0 <= (lo + hi) / 2 <= r.x1:
+                        return True
+                elif min(hi, r.x1) - max(lo, r.x0) > 1:
+                    return True
+        return False
+
+    out: list[TextLine] = []
+    current: list[TextLine] = []  # the lines of the row being read
+    columns: dict[Cell, list[TextLine]] = {}
+    last: dict[Cell, float] = {}  # per column, the middle of its last line in the row
+    for i, ln in enumerate(rows):
+        cells = _cells_by_column(ln, vertical, settings)
+        middle = (ln.top + ln.bottom) / 2
+        wraps = False
+        if current and len(cells) == 1 == len(columns):
+            # one cell under one cell that ran up to its right rule: the cell's text wraps on
+            (only,) = cells.values()
+            (key,) = columns
+            wraps = key[0] < _start(only) < key[1] and _fills(columns[key][-1], key)
+        if current and (len(cells) < len(columns) or wraps):
+            first = (current[0].top + current[0].bottom) / 2
+            # each cell of the line in the row's column where it starts (the rules beside two lines
+            # of one row may differ: a rule that ends at the first line)
+            placed = {next((k for k in columns if k[0] < _start(cell) < k[1]), c): cell for c, cell in cells.items()}
+            if len(placed) == len(cells) and not any(closed(c, last.get(c, first), middle) for c in placed):
+                current.append(ln)
+                for c, cell in placed.items():
+                    columns.setdefault(c, []).append(cell)
+                    last[c] = middle
+                continue
+        elif len(current) == 1:
+            # the row so far is the head of a wrapped cell, and this line carries the row's other
+            # cells (the figures beside a wrapped label): the head runs up to its cell's right
+            # rule, and no rule runs between the two lines
+            placed = {next((k for k in columns if k[0] < _start(cell) < k[1]), c): cell for c, cell in cells.items()}
+            shared = [c for c in placed if c in columns]
+            first = (current[0].top + current[0].bottom) / 2
+            if shared:  # the wrapped cells go on here, beside the row's other cells
+                fits = len(shared) == len(columns) < len(cells)
+            else:  # the figures between the head and the rest of it: the next line carries it on
+                fits = i + 1 < len(rows) and all(
+                    any(k[0] < _start(cell) < k[1] for k in columns)
+                    for cell in _cells_by_column(rows[i + 1], vertical, settings).values()
+                )
+                below = (rows[i + 1].top + rows[i + 1].bottom) / 2 if fits else middle
+                fits = fits and not any(closed(c, first, below) for c in columns)
+            if (
+                fits
+                and len(placed) == len(cells)
+                and all(_fills(columns[c][-1], c) for c in columns)
+                and not any(closed(c, first, middle) for c in {*placed, *columns})
+            ):
+                current.append(ln)
+                for c, cell in placed.items():
+                    columns.setdefault(c, []).append(cell)
+                    last[c] = middle
+                continue
+        if current:
+            out.append(_merged_row(current, columns))
+        current, columns, last = [ln], {c: [cell] for c, cell in cells.items()}, dict.fromkeys(cells, middle)
+    if current:
+        out.append(_merged_row(current, columns))
+    return out
+
+
+def _merged_row(lines: list[TextLine], columns: dict[Cell, list[TextLine]]) -> TextLine:
+    """One row from its text lines: the line itself when it is one, else its cells' lines joined."""
+    if len(lines) == 1:
+        return lines[0]
+    joined = []
+    for c in sorted(columns):
+        cell = columns[c][0]
+        for more in columns[c][1:]:
+            cell = _join_lines(cell, more)
+        joined.append(cell)
+    row = joined[0]
+    for cell in joined[1:]:
+        row = _join_cell(row, cell)
+    return row
+
+
+#: A table cell's column: the x of the vertical rules left and right of it (infinite where none).
+Cell = tuple[float, float]
+
+
+def _cells_by_column(line: TextLine, vertical: Sequence[Rule], settings: LayoutSettings) -> dict[Cell, TextLine]:
+    """A table row's cells by column: between the vertical rules beside the line that stand left and
+    right of where the cell's text starts (the lines of a cell spanning several columns start at its
+    left, however long they are)."""
+    edges = sorted({round((r.x0 + r.x1) / 2, 1) for r in vertical if r.top < line.bottom and r.bottom > line.top})
+    out: dict[Cell, list[Piece]] = {}
+    for p in line.pieces:
+        start = _start(p)
+        k = sum(1 for x in edges if x < start)
+        cell = (edges[k - 1] if k > 0 else -1e9, edges[k] if k < len(edges) else 1e9)
+        out.setdefault(cell, []).append(p)
+    return {c: make_line(ps, settings, cells=True, kind="table") for c, ps in out.items()}
+
+
+def _fills(line: TextLine, cell: Cell) -> bool:
+    """A cell's line runs up to the cell's right rule (it wrapped for want of room)."""
+    return cell[1] < 1e8 and line.x1 >= cell[1] - 2.5 * max(line.size, 1.0)
+
+
+def _start(p: Piece | TextLine) -> float:
+    """Where a cell's text starts, a few points in (centred text may stand out over its rule)."""
+    return p.x0 + min(4.0, (p.x1 - p.x0) / 4)
+
+
+def _join_lines(upper: TextLine, lower: TextLine) -> TextLine:
+    """Two lines of one wrapped cell as one: a space between them, none between CJK characters or
+    after a line-end hyphen (the hyphen stays, as drawn: ``state-of-the-art``)."""
+    tail, head = upper.text[-1:], lower.text[:1]
+    sep = "" if not tail or not head or tail in "-\u2010" or (is_cjk(tail) and is_cjk(head)) else " "
+    xs = array("f", upper.xs)
+    if sep:
+        xs.append(upper.x1)
+        xs.append(upper.x1)
+    xs.extend(lower.xs)
+    return TextLine(
+        upper.text + sep + lower.text,
+        xs,
+        min(upper.x0, lower.x0),
+        max(upper.x1, lower.x1),
+        min(upper.top, lower.top),
+        max(upper.bottom, lower.bottom),
+        upper.baseline,
+        max(upper.size, lower.size),
+        "table",
+        upper.pieces + lower.pieces,
+    )
 
 
 def _join_cell(left: TextLine, right: TextLine) -> TextLine:
