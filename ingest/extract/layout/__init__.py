@@ -85,7 +85,10 @@ def layout_page(page: PageGlyphs, settings: LayoutSettings = DEFAULT_SETTINGS) -
     rest = order.order(found, settings)
     above = [ln for ln in rest if ln.bottom <= body_top]
     below = [ln for ln in rest if ln.bottom > body_top]
-    return _starts_paragraph(above) + _starts_paragraph(columns) + _starts_paragraph(below)
+    out: list[LayoutLine] = []
+    for part in (above, columns, below):
+        out += _starts_paragraph(part) if out else part  # (the page's first line starts no paragraph)
+    return out
 
 
 #: A page is set vertically when at least this share of its upright characters (and this many)
