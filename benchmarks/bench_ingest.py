@@ -1,6 +1,8 @@
 """End-to-end ingest of the corpus's text-layer PDFs into a fresh SQLite store with the pdfplumber
 backend, one and two workers, against raw pdfplumber ``extract_text`` over the same files measured
-in the same run; re-ingest of the unchanged corpus; database bytes per page."""
+in the same run; re-ingest of the unchanged corpus; database bytes per page. OCR is off, as the
+reference reads text layers only (``--ocr auto`` would read the cid-garbled review's pages by
+Tesseract: ``python -m benchmarks ocr`` measures that)."""
 
 from __future__ import annotations
 
@@ -11,12 +13,15 @@ from typing import Any
 
 from benchmarks.bench_extract import raw_extract_text
 from benchmarks.common import linked_corpus, section, text_layer_pdfs, timed
+from citeline.ingest.extract.ocr import OcrSettings
+from citeline.ingest.pipeline import PipelineSettings
 from citeline.store import IngestOptions, Store, ingest
 
 
 def _ingest(folder: Path, db: Path, workers: int) -> tuple[float, Any]:
     with Store(f"sqlite:///{db}") as store:
-        return timed(lambda: ingest(store, [folder], IngestOptions(workers=workers)))
+        options = IngestOptions(workers=workers, settings=PipelineSettings(ocr=OcrSettings(mode="off")))
+        return timed(lambda: ingest(store, [folder], options))
 
 
 def run() -> dict[str, Any]:
