@@ -11,6 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
+
+# Property tests check what the transforms do, not how fast: speed is measured in benchmarks/. No
+# per-example deadline, so a slow machine (or the first load of a language's word list inside an
+# example) cannot fail a correct test.
+settings.register_profile("citeline", deadline=None)
+settings.load_profile("citeline")
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
