@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz
+from rapidfuzz.distance import ScoreAlignment
 from rapidfuzz.distance import Levenshtein
 
 from citeline.ingest.clean import lexicon
@@ -378,6 +379,7 @@ def locate(
     altered_min: float = ALTERED_MIN,
     memo: AlignmentMemo | None = None,
     lang: str | None = None,
+    rough: ScoreAlignment | None = None,
 ) -> Match:
     """Find ``quote`` in ``chunk_text``; spans are reported in ``chunk_text``'s own characters.
 
@@ -388,7 +390,9 @@ def locate(
 
     ``memo`` keeps fuzzy alignments by the folded text around them, so a passage repeated in many
     chunks (overlapping chunks, boilerplate) is worked out once: give one memo to calls with the
-    same vocabulary only."""
+    same vocabulary only. ``rough`` is ``fuzz.partial_ratio_alignment(folded_quote, folded_chunk)``
+    when the caller has screened chunks with it already (at a cutoff of at least
+    ``altered_min * 0.9``)."""
     fq = fold(quote).text if folded_quote is None else folded_quote
     ft = folded_chunk or fold(chunk_text)
     if not fq or not ft.text:
@@ -397,7 +401,8 @@ def locate(
     if at >= 0:
         span = ft.map.to_original(Normalized(at, at + len(fq)))
         return Match("exact", 100.0, span.start, span.end)
-    rough = fuzz.partial_ratio_alignment(fq, ft.text, score_cutoff=altered_min * 0.9)
+    if rough is None:
+        rough = fuzz.partial_ratio_alignment(fq, ft.text, score_cutoff=altered_min * 0.9)
     if rough is None:
         return NOT_FOUND
     key: tuple[object, ...] | None = None

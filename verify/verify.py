@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rapidfuzz import fuzz, process
+from rapidfuzz import fuzz
+from rapidfuzz.distance import ScoreAlignment
 
 from citeline.ingest.extract.files import sha256_file
 from citeline.ingest.offsets import Normalized, Original
@@ -369,10 +370,19 @@ class Verifier:
 
     # ------------------------------------------------------------------ searching
 
-    def _locate(self, quote: str, chunk: ChunkInfo, seen: dict[str, Match], *, found_only: bool = False) -> Match:
+    def _locate(
+        self,
+        quote: str,
+        chunk: ChunkInfo,
+        seen: dict[str, Match],
+        *,
+        found_only: bool = False,
+        rough: ScoreAlignment | None = None,
+    ) -> Match:
         """``locate`` in one chunk; ``seen`` holds this quote's matches by chunk id, so no chunk is
         aligned twice for one quote. With ``found_only`` a near miss is not worked out (reported
-        not found), for searches where only a verified match counts."""
+        not found), for searches where only a verified match counts. ``rough`` is the quote's
+        partial-ratio alignment with the chunk when a screen has worked it out."""
         m = seen.get(chunk.chunk_id)
         if m is None:
             memo = self._memos.setdefault(chunk.version_id, {})
@@ -386,6 +396,7 @@ class Verifier:
                 altered_min=self.options.fuzzy_threshold if found_only else self.options.altered_min,
                 memo=memo,
                 lang=self.lookup.language(chunk.version_id),
+                rough=rough,
             )
         return m
 
@@ -423,17 +434,22 @@ class Verifier:
                 need = SCREEN_WORD_SHARE * len(words)
                 keep = [i for i, c in enumerate(pool) if len(words & self.lookup.chunk_words(c)) >= need]
                 pool, texts = [pool[i] for i in keep], [texts[i] for i in keep]
-            screened = process.extract(
-                folded_quote,
-                texts,
-                scorer=fuzz.partial_ratio,
-                limit=SCREEN_CANDIDATES,
-                score_cutoff=self.options.fuzzy_threshold - 5,
-            )
-            pool = [pool[index] for _, _, index in screened]
+            # rank by partial_ratio (ties in pool order); the alignments found on the way are the
+            # rough windows that the full alignment of the best few starts from
+            cutoff = self.options.fuzzy_threshold - 5
+            aligned = [
+                (a, i)
+                for i, text in enumerate(texts)
+                if (a := fuzz.partial_ratio_alignment(folded_quote, text, score_cutoff=cutoff)) is not None
+            ]
+            aligned.sort(key=lambda x: -x[0].score)
+            roughs = {pool[i].chunk_id: a for a, i in aligned[:SCREEN_CANDIDATES]}
+            pool = [pool[i] for _, i in aligned[:SCREEN_CANDIDATES]]
+        else:
+            roughs = {}
         best: tuple[ChunkInfo, Match] | None = None
         for c in pool:
-            m = self._locate(quote, c, seen, found_only=elsewhere)
+            m = self._locate(quote, c, seen, found_only=elsewhere, rough=roughs.get(c.chunk_id))
             if m.kind == "fuzzy" and (best is None or m.score > best[1].score):
                 best = (c, m)
         return (best[0], [best[1]]) if best is not None else None
