@@ -14,6 +14,10 @@ import unicodedata
 CJK_LETTERS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
 
 
+#: The characters :func:`is_cjk` accepts, as a regex character range (to count them in C).
+CJK_CHARS = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef\U00020000-\U0002fa1f"
+
+
 def is_cjk(ch: str) -> bool:
     """Han, kana and CJK punctuation: scripts written without spaces between words."""
     o = ord(ch)

@@ -3,11 +3,22 @@ same engine through real PDFs): words, lines, blocks, order, and the whole page.
 
 from __future__ import annotations
 
+import re
 from array import array
 
 from citeline.ingest.extract.glyphs import Glyph, PageGlyphs, Rule
-from citeline.ingest.extract.layout import DEFAULT_SETTINGS, LayoutSettings, blocks, layout_page, lines, order, words
+from citeline.ingest.extract.layout import (
+    DEFAULT_SETTINGS,
+    LayoutSettings,
+    blocks,
+    layout_page,
+    lines,
+    order,
+    split_vertical,
+    words,
+)
 from citeline.ingest.extract.layout.lines import logical_order
+from citeline.ingest.scripts import CJK_CHARS, is_cjk
 
 S = DEFAULT_SETTINGS
 PAGE_WIDTH = 612.0
@@ -460,3 +471,22 @@ def test_cjk_lines_count_as_many_words_when_columns_are_found() -> None:
     left = [glyphs("第一条本办法适用于全体员工", 60, 100 + 14 * k, 10, advance=1.0) for k in range(6)]
     right = [glyphs("第二条员工应当遵守本办法", 330, 100 + 14 * k, 10, advance=1.0) for k in range(6)]
     assert texts(page(*left, *right)) == ["第一条本办法适用于全体员工"] * 6 + ["第二条员工应当遵守本办法"] * 6
+
+
+def test_the_cjk_range_counted_in_c_is_the_one_is_cjk_accepts() -> None:
+    # split_vertical rejects a page by counting CJK_CHARS with a regex: it must be is_cjk exactly
+    pattern = re.compile(f"[{CJK_CHARS}]")
+    differ = [o for o in range(0x30000) if bool(pattern.fullmatch(chr(o))) != is_cjk(chr(o))]
+    assert differ == []
+
+
+def test_vertical_writing_needs_eight_stacked_characters_and_half_the_page() -> None:
+    eight, seven = column("本日は晴天なり。", 500, 100), column("本日は晴天なり", 500, 100)
+    assert split_vertical(eight) == ([], eight)
+    assert split_vertical(seven) == (seven, [])
+    latin_9 = glyphs("Page nine", 72, 400, 10)  # nine glyphs, eight of them not spaces
+    latin_10 = glyphs("Page ten 10", 72, 400, 10)  # eleven glyphs, nine not spaces
+    page_9 = eight + latin_9
+    assert split_vertical(page_9) == (latin_9, eight)  # 8 stacked of 16 solid: half the page
+    page_10 = eight + latin_10
+    assert split_vertical(page_10) == (page_10, [])  # 8 of 17: less than half
