@@ -15,8 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz
-from rapidfuzz.distance import ScoreAlignment
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import Levenshtein, ScoreAlignment
 
 from citeline.ingest.clean import lexicon
 from citeline.ingest.offsets import Normalized
