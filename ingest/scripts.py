@@ -6,6 +6,7 @@ two CJK characters is removed) and chunking; it depends on nothing else in citel
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 #: Kana and Han (with the supplementary ideograph planes) as a regex character range: the letters
@@ -29,6 +30,11 @@ def is_cjk(ch: str) -> bool:
         or 0xFF00 <= o <= 0xFFEF  # full-width forms
         or 0x20000 <= o <= 0x2FA1F
     )
+
+
+#: Blocks that hold every letter :func:`is_rtl` accepts (and some that it does not): text without
+#: any of these has no right-to-left run, which a regex tells in C.
+MAYBE_RTL = re.compile("[\u0590-\u08ff\u200f\ufb1d-\ufdff\ufe70-\ufefe\U00010800-\U00010fff\U0001e800-\U0001efff]")
 
 
 def is_rtl(ch: str) -> bool:

@@ -18,7 +18,7 @@ from citeline.ingest.extract.layout import (
     words,
 )
 from citeline.ingest.extract.layout.lines import logical_order
-from citeline.ingest.scripts import CJK_CHARS, is_cjk
+from citeline.ingest.scripts import CJK_CHARS, MAYBE_RTL, is_cjk, is_rtl
 
 S = DEFAULT_SETTINGS
 PAGE_WIDTH = 612.0
@@ -490,3 +490,11 @@ def test_vertical_writing_needs_eight_stacked_characters_and_half_the_page() -> 
     assert split_vertical(page_9) == (latin_9, eight)  # 8 stacked of 16 solid: half the page
     page_10 = eight + latin_10
     assert split_vertical(page_10) == (page_10, [])  # 8 of 17: less than half
+
+
+def test_the_blocks_screened_for_right_to_left_text_hold_every_right_to_left_letter() -> None:
+    # make_line reorders a line only when MAYBE_RTL finds something: it must miss no is_rtl letter
+    missed = [o for o in range(0x110000) if is_rtl(chr(o)) and not MAYBE_RTL.match(chr(o))]
+    assert missed == []
+    assert MAYBE_RTL.search("Preis: 12 € – “שלום” ok")
+    assert not MAYBE_RTL.search("Größe – “ok” → 中文")

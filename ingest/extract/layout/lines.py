@@ -17,7 +17,7 @@ from typing import Literal
 
 from citeline.ingest.extract.layout.settings import LayoutSettings
 from citeline.ingest.extract.layout.words import Word, same_line
-from citeline.ingest.scripts import is_cjk, is_rtl
+from citeline.ingest.scripts import MAYBE_RTL, is_cjk, is_rtl
 
 #: What a line is to the reading order: body text, a footnote (read after the page body), a table
 #: row, a margin line number or other margin text (furniture), text at another rotation.
@@ -203,7 +203,7 @@ def make_line(
         last_text = w.text
         last_piece = k
     text = "".join(parts)
-    if text and max(text) >= "\u0590":
+    if MAYBE_RTL.search(text):
         text, xs = logical_order(text, xs)
     base_piece = max(row, key=lambda p: p.size)
     return TextLine(
