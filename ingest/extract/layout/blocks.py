@@ -602,41 +602,32 @@ def _join_lines(upper: TextLine, lower: TextLine) -> TextLine:
     after a line-end hyphen (the hyphen stays, as drawn: ``state-of-the-art``)."""
     tail, head = upper.text[-1:], lower.text[:1]
     sep = "" if not tail or not head or tail in "-\u2010" or (is_cjk(tail) and is_cjk(head)) else " "
-    xs = array("f", upper.xs)
-    if sep:
-        xs.append(upper.x1)
-        xs.append(upper.x1)
-    xs.extend(lower.xs)
-    return TextLine(
-        upper.text + sep + lower.text,
-        xs,
-        min(upper.x0, lower.x0),
-        max(upper.x1, lower.x1),
-        min(upper.top, lower.top),
-        max(upper.bottom, lower.bottom),
-        upper.baseline,
-        max(upper.size, lower.size),
-        "table",
-        upper.pieces + lower.pieces,
-    )
+    return _joined(upper, lower, sep, (upper.x1, upper.x1))
 
 
 def _join_cell(left: TextLine, right: TextLine) -> TextLine:
-    xs = left.xs
-    xs.append(left.x1)
-    xs.append(max(left.x1, right.x0))
-    xs.extend(right.xs)
+    """A row's next cell after the ones before it, a tab between them."""
+    return _joined(left, right, "\t", (left.x1, max(left.x1, right.x0)))
+
+
+def _joined(first: TextLine, second: TextLine, sep: str, sep_edges: tuple[float, float]) -> TextLine:
+    """Two parts of one table line as one, ``sep`` (drawn from ``sep_edges[0]`` to
+    ``sep_edges[1]``) between them when it is not empty."""
+    xs = array("f", first.xs)
+    if sep:
+        xs.extend(sep_edges)
+    xs.extend(second.xs)
     return TextLine(
-        left.text + "\t" + right.text,
+        first.text + sep + second.text,
         xs,
-        left.x0,
-        max(left.x1, right.x1),
-        min(left.top, right.top),
-        max(left.bottom, right.bottom),
-        left.baseline,
-        max(left.size, right.size),
+        min(first.x0, second.x0),
+        max(first.x1, second.x1),
+        min(first.top, second.top),
+        max(first.bottom, second.bottom),
+        first.baseline,
+        max(first.size, second.size),
         "table",
-        left.pieces + right.pieces,
+        first.pieces + second.pieces,
     )
 
 
