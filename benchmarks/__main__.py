@@ -1,6 +1,7 @@
 """Run the benchmarks: ``python -m benchmarks [extract] [transforms] [ingest] [verify] [report]
 [scale] [calibration] [startup] [fidelity] [ocr] [search]``
-(all when none is named). Results go to benchmarks/results/<name>.json and a Markdown summary to
+(all when none is named), ``python -m benchmarks peers`` in the `bench` environment, ``--help`` for
+this and a line on each. Results go to benchmarks/results/<name>.json and a Markdown summary to
 benchmarks/results/summary.md; the README quotes them."""
 
 from __future__ import annotations
@@ -161,7 +162,22 @@ def summary(results: dict[str, dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def usage() -> str:
+    """The module's help, with each benchmark's first line (``peers`` needs the `bench` extra)."""
+    import importlib
+
+    out = [(__doc__ or "").strip(), "", "benchmarks:"]
+    for name in [*BENCHMARKS, *sorted(OPTIONAL)]:
+        doc = (importlib.import_module(f"benchmarks.bench_{name}").__doc__ or "").strip()
+        first = " ".join(doc.split("\n\n")[0].split())
+        out.append(f"  {name:12} {first[:100] + ('...' if len(first) > 100 else '')}")
+    return "\n".join(out)
+
+
 def main(names: list[str]) -> None:
+    if any(n in ("-h", "--help") for n in names):
+        print(usage())
+        return
     chosen = names or list(BENCHMARKS)
     if "peers" in chosen:
         from benchmarks import bench_peers
