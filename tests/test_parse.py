@@ -185,3 +185,22 @@ def test_a_sentence_end_inside_a_quote_is_not_one() -> None:
         'It says "Claims end… 90 days later. Really" [S1].',
         "Next one, „für dich“.",
     ]
+
+
+def test_a_claim_knows_the_other_quotes_inside_it() -> None:
+    # "A", and "B" [3]: both cite [3], and A's clause runs to the marker, over B; B's numbers and
+    # negations are B's to answer for (its own citation checks them), not A's
+    text = (
+        'Sie können "bis zu 3.200 € im Jahr" zurücklegen, and "Unused balances of up to $640 roll over" [3]. '
+        'Care "pays a daily benefit" [4]; it "does not pay" [4].'
+    )
+    explicit = {"marker": "3", "quote": "bis zu 3.200 € im Jahr"}
+    for answer in ({"answer": text, "sources": {}}, {"answer": text, "sources": {}, "citations": [explicit]}):
+        first = parse_answer(answer).citations[0]
+        assert (
+            first.claim
+            == 'Sie können "bis zu 3.200 € im Jahr" zurücklegen, and "Unused balances of up to $640 roll over"'
+        )
+        assert first.other_quotes == ("Unused balances of up to $640 roll over",)
+    c = parse_answer({"answer": text, "sources": {}}).citations
+    assert [x.other_quotes for x in c[1:]] == [(), (), ()]

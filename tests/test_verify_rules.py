@@ -381,3 +381,57 @@ def test_clause_around_a_quote(text: str, quote: str, clause: str) -> None:
 
     start = text.index(quote)
     assert _clause_around(text, start, start + len(quote)) == clause
+
+
+@pytest.mark.parametrize(
+    ("text", "quote", "negated"),
+    [
+        # a negation in a subordinate clause after the quote is not the quote's polarity
+        (
+            "The plan pays a daily benefit of $150 for up to 1,095 days when an employee can no longer work.",
+            "pays a daily benefit of $150 for up to 1,095 days",
+            False,
+        ),
+        ("Les frais sont remboursés lorsque le patient n'est pas hospitalisé.", "Les frais sont remboursés", False),
+        ("Claims are reimbursed in euros, not in dollars.", "Claims are reimbursed in euros", False),
+        # ... nor one in a subordinate clause that leads the sentence
+        ("When an employee can no longer work, the plan pays a daily benefit.", "the plan pays a daily benefit", False),
+        # a negation before the quote in its clause, or right after it, is
+        ("Unless the employee objects, claims are not reimbursed after 90 days.", "reimbursed after 90 days", True),
+        ("Claims are not, in any case, reimbursed after 90 days.", "reimbursed after 90 days", True),
+        (
+            "Die Versicherung übernimmt die Kosten für Brillen nicht.",
+            "Die Versicherung übernimmt die Kosten für Brillen",
+            True,
+        ),
+        ("Fees are waived; claims are not reimbursed.", "claims are", True),
+    ],
+)
+def test_the_negations_that_apply_to_a_quote(text: str, quote: str, negated: bool) -> None:
+    from citeline.verify.verify import _negated, _scope_around
+
+    start = text.index(quote)
+    assert _negated(_scope_around(text, start, start + len(quote))) is negated
+
+
+def test_a_quote_is_not_judged_by_the_numbers_and_negations_of_its_neighbours(store: Store) -> None:
+    # two quotes before one marker: the first one's claim runs over the second, whose $640 is not
+    # in the first one's sentence; a quote whose sentence goes on "when ... no longer ..." is not
+    # negated. Both answers are right; the negated twin of the last quote is not.
+    fsa = chunk_of(store, "Unused balances of up to $640")
+    care = chunk_of(store, "The long-term care plan pays a daily benefit")
+    answer = {
+        "answer": (
+            'You can set aside "up to $3,200 per year before tax", and "Unused balances of up to $640 roll over" '
+            '[S1]. Long-term care "pays a daily benefit of $150 for up to 1,095 days" [S2]; the handbook says it '
+            '"does not pay a daily benefit of $150" [S2].'
+        ),
+        "sources": {"S1": fsa, "S2": care},
+    }
+    report = run(store, answer)
+    assert [(c["status"], c["flags"], c["passed"]) for c in report["citations"]] == [
+        ("verified", [], True),
+        ("verified", [], True),
+        ("verified", [], True),
+        ("quote_altered", ["negation_mismatch"], False),
+    ]

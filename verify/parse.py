@@ -38,6 +38,9 @@ class CitationInput:
     alternatives: tuple[str, ...] = ()
     #: the claim came from the answer's clause around the quote, not from the answer document
     claim_from_answer: bool = False
+    #: quotes of other citations inside the claim (``"A", and "B" [S1]``: B is in A's claim); their
+    #: numbers and negations are theirs to check, not this quote's
+    other_quotes: tuple[str, ...] = ()
 
     @property
     def markers(self) -> tuple[str, ...]:
@@ -292,6 +295,17 @@ def pair(text: str) -> list[Pairing]:
     return result
 
 
+def quotes_in_clause(pairing: Pairing, pairings: list[Pairing]) -> tuple[str, ...]:
+    """The quotes of the other pairings of a sentence that lie inside this pairing's clause."""
+    s, e = pairing.clause
+    return tuple(
+        p.quote
+        for p in pairings
+        if p.quote is not None and p.quote_span is not None and p.quote_span != pairing.quote_span
+        and s <= p.quote_span[0] and p.quote_span[1] <= e
+    )  # fmt: skip
+
+
 def clause_text(sentence: str, pairing: Pairing) -> str:
     """The claim a pairing's quote supports: its clause, markers dropped, spaces collapsed."""
     s, e = pairing.clause
@@ -323,7 +337,8 @@ def parse_answer(data: dict[str, Any], *, name: str = "answer") -> AnswerInput:
     citations: list[CitationInput] = []
     if raw_citations is None:
         for i, sent in enumerate(sents):
-            for p in pair(sent.text):
+            pairings = pair(sent.text)
+            for p in pairings:
                 citations.append(
                     CitationInput(
                         p.markers[0],
@@ -332,6 +347,7 @@ def parse_answer(data: dict[str, Any], *, name: str = "answer") -> AnswerInput:
                         sentence=i,
                         alternatives=p.markers[1:],
                         claim_from_answer=True,
+                        other_quotes=quotes_in_clause(p, pairings),
                     )
                 )
     else:
@@ -385,10 +401,14 @@ def _citation(item: Any, n: int, name: str, sents: list[Sentence], seen: dict[st
     if sentence is None and carrying:
         sentence = carrying[min(k, len(carrying) - 1)]
     from_answer = False
+    others: tuple[str, ...] = ()
     if claim is None and found is not None and sentence is not None:
         claim = clause_text(sents[sentence].text, found) or None
         from_answer = claim is not None
-    return CitationInput(marker, quote, claim, tuple(terms), sentence, claim_from_answer=from_answer)
+        others = quotes_in_clause(found, pair(sents[sentence].text))
+    return CitationInput(
+        marker, quote, claim, tuple(terms), sentence, claim_from_answer=from_answer, other_quotes=others
+    )
 
 
 def _loose(text: str) -> str:

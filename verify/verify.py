@@ -593,10 +593,10 @@ class Verifier:
         required terms must be there."""
         evidence = _sentences_around(chunk.text, matches[0].start, matches[-1].end)
         folded_evidence = fold(evidence).text
-        said = cit.claim or cit.quote or ""
+        said = _without(cit.claim, cit.other_quotes) if cit.claim else cit.quote or ""
         if _stated_numbers(fold(said).text, folded_evidence) - set(_NUMBER.findall(folded_evidence)):
             result.flags.append("numeric_mismatch")
-        if cit.claim and _negated(cit.claim) != _negated(_clause_around(chunk.text, matches[0].start, matches[-1].end)):
+        if cit.claim and _negated(said) != _negated(_scope_around(chunk.text, matches[0].start, matches[-1].end)):
             result.flags.append("negation_mismatch")
         missing = [t for t in cit.required_terms if fold(t).text not in folded_evidence]
         if missing:
@@ -805,13 +805,57 @@ def _clause_around(text: str, start: int, end: int) -> str:
     """The clause of ``text`` that holds the span ``[start, end)`` (all of the clauses it touches):
     what the polarity of a claim is compared with. "Claims are not reimbursed after 90 days, and
     receipts are converted at the day's rate": a quote of the second clause is not negated."""
+    cs, ce = _clause_bounds(text, start, end)
+    return text[cs:ce]
+
+
+def _clause_bounds(text: str, start: int, end: int) -> tuple[int, int]:
     s, e = _sentence_bounds(text, start, end)
     breaks = list(_CLAUSE_BREAK.finditer(text, s, e))
     cs = max((m.end() for m in breaks if m.end() <= start), default=s)
     ce = min((m.start() for m in breaks if m.start() >= end), default=e)
-    return text[cs:ce]
+    return cs, ce
+
+
+#: words that open a subordinate clause: a negation inside one ("... for up to 1,095 days when an
+#: employee can no longer work") is not the polarity of the main clause the quote is in
+_SUBORDINATORS = frozenset(
+    """
+    when whenever if unless because although though while whereas where after before until once since
+    as that which who whom whose provided wenn wann falls sofern weil obwohl obgleich während wo nachdem
+    bevor bis sobald seit dass welche welcher welches quand lorsque si parce puisque bien quoique
+    pendant où après avant jusqu dès que qui dont cuando porque aunque mientras donde
+    """.split()
+)
+_WORD = re.compile(r"[^\W\d_]+(?:['’]t)?")
+
+
+def _scope_around(text: str, start: int, end: int) -> str:
+    """The part of the clause around ``[start, end)`` whose negations apply to it: the clause (see
+    :func:`_clause_around`) from the end of a leading subordinate clause ("When an employee can no
+    longer work, the plan pays ...") to the quote's end, and after it up to the first comma or word
+    opening a subordinate clause ("... 1,095 days when an employee can no longer ..."), so that a
+    negation right after the quote stays ("die Kosten für Brillen nicht")."""
+    cs, ce = _clause_bounds(text, start, end)
+    before, quoted, after = text[cs:start], text[start:end], text[end:ce]
+    first = _WORD.search(before)
+    if first and first.group().lower() in _SUBORDINATORS and "," in before:
+        before = before[before.rindex(",") + 1 :]
+    tail = []
+    for m in re.finditer(r",|" + _WORD.pattern, after):
+        if m.group() == "," or m.group().lower() in _SUBORDINATORS:
+            break
+        tail.append(m.group())
+    return before + quoted + " " + " ".join(tail)
+
+
+def _without(claim: str, quotes: tuple[str, ...]) -> str:
+    """``claim`` with the quotes of other citations left out."""
+    for q in quotes:
+        claim = claim.replace(q, " ", 1)
+    return claim
 
 
 def _negated(text: str) -> bool:
-    words = [w.lower() for w in re.findall(r"[^\W\d_]+(?:['’]t)?", text)]
+    words = [w.lower() for w in _WORD.findall(text)]
     return any(w in NEGATIONS or w.endswith(("n't", "n’t")) for w in words)
