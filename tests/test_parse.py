@@ -204,3 +204,24 @@ def test_a_claim_knows_the_other_quotes_inside_it() -> None:
         assert first.other_quotes == ("Unused balances of up to $640 roll over",)
     c = parse_answer({"answer": text, "sources": {}}).citations
     assert [x.other_quotes for x in c[1:]] == [(), (), ()]
+
+
+def test_markers_named_in_the_injected_set_are_markers_too() -> None:
+    text = (
+        'Claims are "reimbursed at 70% of the allowed amount" [doc1]. Die Frist ist „neunzig Tage“ [Doc1, DOC2] [sic].'
+    )
+    plain = parse_answer({"answer": text, "context": "ctx_x"})
+    assert plain.citations == []  # unknown names are text, as "[sic]" is
+    assert not plain.knows(["doc1", "doc2"])
+    assert plain.knows(["S1", "2"])  # numbered markers need no knowing
+    for named in (
+        parse_answer({"answer": text, "context": "ctx_x"}, markers=["doc1", "doc2"]),
+        parse_answer({"answer": text, "sources": {"doc1": "ck_a", "doc2": "ck_b"}}),
+    ):
+        assert named.knows(["doc1", "doc2"])
+        assert [(c.markers, c.quote) for c in named.citations] == [
+            (("doc1",), "reimbursed at 70% of the allowed amount"),
+            (("Doc1", "DOC2"), "neunzig Tage"),
+        ]
+        assert [s.markers for s in named.sentences] == [("doc1",), ("Doc1", "DOC2")]
+        assert named.citations[1].claim == "Die Frist ist „neunzig Tage“"

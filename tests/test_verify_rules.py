@@ -435,3 +435,23 @@ def test_a_quote_is_not_judged_by_the_numbers_and_negations_of_its_neighbours(st
         ("verified", [], True),
         ("quote_altered", ["negation_mismatch"], False),
     ]
+
+
+def test_an_answer_citing_named_markers_of_a_context_is_checked(store: Store) -> None:
+    # `citeline context --markers doc1,doc2`: the prompt shows [doc1], so the answer cites [doc1]
+    a = chunk_of(store, "Claims are not reimbursed after 90 days.")
+    b = chunk_of(store, "Keller & Söhne")
+    ctx = store.create_context([a, b], markers=["doc1", "doc2"])
+    assert "[doc1] " in ctx.prompt
+    answer = {
+        "answer": (
+            'Late claims: "Claims are not reimbursed after 90 days" [doc1]. Claims in Europe go to '
+            '"Keller & Söhne Gesundheitsdienste GmbH of Hamburg" [Doc2], not "Midland Claims Inc. of Hamburg" [doc3].'
+        )
+    }
+    report = verify_answer(store, answer, context_id=ctx.context_id, options=VerifyOptions(log=False)).as_json()
+    assert statuses(report) == [
+        ("doc1", "verified", True),
+        ("doc2", "verified", True),
+        ("doc3", "fabricated_marker", False),
+    ]

@@ -5,6 +5,7 @@ quoted spans, or Anthropic-style citation blocks. The format is documented in th
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterable
@@ -19,8 +20,31 @@ from citeline.verify.errors import InputError
 MAX_ANSWER_BYTES = 5 * 1024 * 1024
 
 # [S1], [1], [S1, S2], [1][2], 【1】, 【3†source】
-_BRACKET = re.compile(r"\[\s*(S?\d+(?:\s*[,;]\s*S?\d+)*)\s*\]|【\s*(\d+)(?:†[^】]*)?】")
+_NUMBERED = r"S?\d+"
+_BRACKET = re.compile(rf"\[\s*({_NUMBERED}(?:\s*[,;]\s*{_NUMBERED})*)\s*\]|【\s*(\d+)(?:†[^】]*)?】")
 _TRAILING_MARKERS = re.compile(rf"(?:[ \t]?(?:{_BRACKET.pattern}))+")
+
+
+@functools.lru_cache(maxsize=256)
+def _syntax(names: tuple[str, ...] = ()) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The marker pattern and the trailing-markers pattern. Beyond the numbered markers, the
+    injected marker names that are not numbered (``citeline context --markers doc1,doc2``) are
+    markers in brackets too, in any case: ``[doc1]``, ``[Doc1, doc2]``; a name ending in a number
+    stands for its family, so that ``[doc3]``, which was not injected, is a marker (and fabricated)."""
+    extra: set[str] = set()
+    for n in names:
+        n = n.strip()
+        if not n or re.fullmatch(_NUMBERED, n):
+            continue
+        family = re.fullmatch(r"(.*?\D)\d+", n)
+        extra.add(f"(?i:{re.escape(family.group(1))})\\d+" if family else f"(?i:{re.escape(n)})")
+    if not extra:
+        return _BRACKET, _TRAILING_MARKERS
+    item = "(?:" + "|".join([_NUMBERED, *sorted(extra, key=len, reverse=True)]) + ")"
+    bracket = re.compile(rf"\[\s*({item}(?:\s*[,;]\s*{item})*)\s*\]|【\s*(\d+)(?:†[^】]*)?】")
+    return bracket, re.compile(rf"(?:[ \t]?(?:{bracket.pattern}))+")
+
+
 _QUOTED = re.compile(r"“([^”]+)”|\"([^\"]+)\"|„([^“”]+)[“”]|«\s*([^»]+?)\s*»")
 
 
@@ -77,6 +101,15 @@ class AnswerInput:
     citations: list[CitationInput]
     sentences: list[Sentence]
     document_refs: dict[str, dict[str, Any]] = field(default_factory=dict)  # marker -> {"document", "version"}
+    #: the answer document, when its text was parsed for markers (not for Anthropic blocks)
+    data: dict[str, Any] | None = None
+    #: the marker names it was parsed with, beyond the numbered ones
+    names: tuple[str, ...] = ()
+
+    def knows(self, markers: Iterable[str]) -> bool:
+        """Whether the answer was parsed knowing these injected marker names (numbered ones need
+        no knowing): if not, parse it again with them (``parse_answer(a.data, markers=...)``)."""
+        return self.data is None or all(m in self.names or re.fullmatch(_NUMBERED, m) or not m.strip() for m in markers)
 
 
 def load_answer(source: str | bytes | Path | dict[str, Any], *, name: str = "answer") -> dict[str, Any]:
@@ -166,9 +199,10 @@ def _type_error(name: str, key: str, expected: str, value: Any) -> InputError:
     return InputError(f"{name}: {key!r} must be {expected}, got {type(value).__name__}")
 
 
-def split_sentences(answer: str) -> list[Sentence]:
+def split_sentences(answer: str, names: tuple[str, ...] = ()) -> list[Sentence]:
     """The answer's sentences. A sentence end inside a quoted span ("… 90 days" [S1]) is none: the
-    quote, and the sentence around it, go on."""
+    quote, and the sentence around it, go on. ``names``: the injected markers (see :func:`_syntax`)."""
+    trailing_markers = _syntax(names)[1]
     out: list[Sentence] = []
     for para in re.finditer(r"[^\n]+(?:\n(?!\s*\n)[^\n]+)*", answer):
         quoted = [m.span() for m in _QUOTED.finditer(answer, para.start(), para.end())]
@@ -180,7 +214,7 @@ def split_sentences(answer: str) -> list[Sentence]:
                 pending = s
                 continue
             # markers right after the full stop ("... 90 days. [S1]") belong to the sentence before
-            trailing = _TRAILING_MARKERS.match(answer, e, para.end())
+            trailing = trailing_markers.match(answer, e, para.end())
             if trailing:
                 e = trailing.end()
             if out and s < out[-1].end:
@@ -190,17 +224,17 @@ def split_sentences(answer: str) -> list[Sentence]:
             if s >= e:
                 continue
             text = answer[s:e]
-            out.append(Sentence(text, s, e, tuple(markers_in(text))))
+            out.append(Sentence(text, s, e, tuple(markers_in(text, names))))
         if pending is not None:
             e = para.end()
             text = answer[pending:e]
-            out.append(Sentence(text, pending, e, tuple(markers_in(text))))
+            out.append(Sentence(text, pending, e, tuple(markers_in(text, names))))
     return out
 
 
-def markers_in(text: str) -> list[str]:
+def markers_in(text: str, names: tuple[str, ...] = ()) -> list[str]:
     found: list[str] = []
-    for m in _BRACKET.finditer(text):
+    for m in _syntax(names)[0].finditer(text):
         for token in re.split(r"\s*[,;]\s*", m.group(1) or m.group(2)):
             if token and token not in found:
                 found.append(token)
@@ -234,19 +268,19 @@ def resolve_marker(marker: str, names: Iterable[str]) -> str | None:
 _GROUP_GAP = re.compile(r"\s*(?:[,;&]|\band\b|\bund\b|\bet\b)?\s*")
 
 
-def _marker_groups(text: str) -> list[tuple[int, int, tuple[str, ...]]]:
+def _marker_groups(text: str, names: tuple[str, ...] = ()) -> list[tuple[int, int, tuple[str, ...]]]:
     groups: list[tuple[int, int, list[str]]] = []
-    for m in _BRACKET.finditer(text):
+    for m in _syntax(names)[0].finditer(text):
         found = [t for t in re.split(r"\s*[,;]\s*", m.group(1) or m.group(2)) if t]
         if groups and _GROUP_GAP.fullmatch(text, groups[-1][1], m.start()):
-            start, _, names = groups[-1]
-            groups[-1] = (start, m.end(), names + [t for t in found if t not in names])
+            start, _, listed = groups[-1]
+            groups[-1] = (start, m.end(), listed + [t for t in found if t not in listed])
         else:
             groups.append((m.start(), m.end(), found))
-    return [(s, e, tuple(names)) for s, e, names in groups]
+    return [(s, e, tuple(listed)) for s, e, listed in groups]
 
 
-def pair(text: str) -> list[Pairing]:
+def pair(text: str, names: tuple[str, ...] = ()) -> list[Pairing]:
     """Which quoted span of a sentence goes with which markers. The rules, in order, for each quote:
 
     1. the marker list that follows it, before the next quote (``"A" [S1] and "B" [S2]``);
@@ -256,11 +290,12 @@ def pair(text: str) -> list[Pairing]:
 
     A marker list (``[S1][S2]``, ``[S1, S2]``, ``[S1] and [S2]``) means the quote may be in any of
     them. Each marker of a list no quote went to is a citation without a quote. Never every quote
-    with every marker. The result is in the order of the sentence."""
+    with every marker. The result is in the order of the sentence. ``names``: the injected markers
+    (see :func:`_syntax`)."""
     quotes = [
         (m.start(), m.end(), next(g for g in m.groups() if g is not None).strip()) for m in _QUOTED.finditer(text)
     ]
-    groups = _marker_groups(text)
+    groups = _marker_groups(text, names)
     out: list[tuple[int, int, Pairing]] = []  # (span start, span end, pairing)
     used: set[int] = set()
     for i, (qs, qe, quote) in enumerate(quotes):
@@ -306,14 +341,17 @@ def quotes_in_clause(pairing: Pairing, pairings: list[Pairing]) -> tuple[str, ..
     )  # fmt: skip
 
 
-def clause_text(sentence: str, pairing: Pairing) -> str:
+def clause_text(sentence: str, pairing: Pairing, names: tuple[str, ...] = ()) -> str:
     """The claim a pairing's quote supports: its clause, markers dropped, spaces collapsed."""
     s, e = pairing.clause
-    return _strip_markers(sentence[s:e]).strip(" ,;:–—-")
+    return _strip_markers(sentence[s:e], names).strip(" ,;:–—-")
 
 
-def parse_answer(data: dict[str, Any], *, name: str = "answer") -> AnswerInput:
-    """Validate the answer document and produce the citations to check."""
+def parse_answer(data: dict[str, Any], *, name: str = "answer", markers: Iterable[str] = ()) -> AnswerInput:
+    """Validate the answer document and produce the citations to check. ``markers``: the injected
+    marker names, when they are known (those of ``sources`` are): names that are not numbered
+    (``doc1``) are then parsed as markers too (:meth:`AnswerInput.knows` tells whether an answer
+    was parsed with them)."""
     if "content" in data and "answer" not in data:
         return _parse_blocks(data, name)
     answer = data.get("answer")
@@ -332,18 +370,19 @@ def parse_answer(data: dict[str, Any], *, name: str = "answer") -> AnswerInput:
         raise InputError(f"{name}: 'sources' must map markers to chunk ids (strings)")
     if context is not None and not isinstance(context, str):
         raise _type_error(name, "context", "a context id string", context)
-    sents = split_sentences(answer)
+    names = tuple(dict.fromkeys([*markers, *(sources or {})]))
+    sents = split_sentences(answer, names)
     raw_citations = data.get("citations")
     citations: list[CitationInput] = []
     if raw_citations is None:
         for i, sent in enumerate(sents):
-            pairings = pair(sent.text)
+            pairings = pair(sent.text, names)
             for p in pairings:
                 citations.append(
                     CitationInput(
                         p.markers[0],
                         p.quote,
-                        claim=clause_text(sent.text, p) or None,
+                        claim=clause_text(sent.text, p, names) or None,
                         sentence=i,
                         alternatives=p.markers[1:],
                         claim_from_answer=True,
@@ -355,12 +394,14 @@ def parse_answer(data: dict[str, Any], *, name: str = "answer") -> AnswerInput:
             raise _type_error(name, "citations", "a list", raw_citations)
         seen: dict[str, int] = {}
         for n, item in enumerate(raw_citations):
-            cit = _citation(item, n, name, sents, seen)
+            cit = _citation(item, n, name, sents, seen, names)
             citations.append(cit)
-    return AnswerInput(answer, sources, context, citations, sents)
+    return AnswerInput(answer, sources, context, citations, sents, data=data, names=names)
 
 
-def _citation(item: Any, n: int, name: str, sents: list[Sentence], seen: dict[str, int]) -> CitationInput:
+def _citation(
+    item: Any, n: int, name: str, sents: list[Sentence], seen: dict[str, int], names: tuple[str, ...] = ()
+) -> CitationInput:
     where = f"citations[{n}]"
     if not isinstance(item, dict):
         raise InputError(f"{name}: {where} must be an object, got {type(item).__name__}")
@@ -392,7 +433,7 @@ def _citation(item: Any, n: int, name: str, sents: list[Sentence], seen: dict[st
     if quote is not None:
         folded = _loose(quote)
         for i in carrying or range(len(sents)):
-            for p in pair(sents[i].text):
+            for p in pair(sents[i].text, names):
                 if p.quote is not None and _loose(p.quote) == folded and any(marker_key(m) == key for m in p.markers):
                     sentence, found = i, p
                     break
@@ -403,9 +444,9 @@ def _citation(item: Any, n: int, name: str, sents: list[Sentence], seen: dict[st
     from_answer = False
     others: tuple[str, ...] = ()
     if claim is None and found is not None and sentence is not None:
-        claim = clause_text(sents[sentence].text, found) or None
+        claim = clause_text(sents[sentence].text, found, names) or None
         from_answer = claim is not None
-        others = quotes_in_clause(found, pair(sents[sentence].text))
+        others = quotes_in_clause(found, pair(sents[sentence].text, names))
     return CitationInput(
         marker, quote, claim, tuple(terms), sentence, claim_from_answer=from_answer, other_quotes=others
     )
@@ -416,8 +457,8 @@ def _loose(text: str) -> str:
     return re.sub(r"[\W_]+", " ", text.casefold()).strip()
 
 
-def _strip_markers(text: str) -> str:
-    return re.sub(r"\s+", " ", _BRACKET.sub("", text)).strip()
+def _strip_markers(text: str, names: tuple[str, ...] = ()) -> str:
+    return re.sub(r"\s+", " ", _syntax(names)[0].sub("", text)).strip()
 
 
 def _parse_blocks(data: dict[str, Any], name: str) -> AnswerInput:

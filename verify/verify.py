@@ -648,6 +648,9 @@ class Verifier:
             injected = {}
         else:
             raise InputError("no injected set: give 'sources', 'context' or --context ID")
+        if not answer.knows(injected) and answer.data is not None:
+            # markers named in the context (``doc1``), not numbered: read the answer's text for them
+            answer = parse_answer(answer.data, markers=injected)
         self.lookup.trim()
         results = [self.check(c, injected, answer.document_refs) for c in answer.citations]
         cited = {c.sentence for c in answer.citations if c.sentence is not None}
