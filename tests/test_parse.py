@@ -69,6 +69,25 @@ B = "“A field deployment study (N=6) ran for two weeks”"
             'The rule is "Claims are … reimbursed after 90 days" [S1].',
             [(("S1",), "Claims are … reimbursed after 90 days")],
         ),
+        # markers as models also write them: in parentheses with the prefix, footnote references,
+        # "Source 1", a dagger note, a page pinpoint (bare "(1)" and "[sic]" are text)
+        (
+            'Claims are "reimbursed at 70% of the amount" (S1), "within 90 days" (S1; S2).',
+            [
+                (("S1",), "reimbursed at 70% of the amount"),
+                (("S1", "S2"), "within 90 days"),
+            ],
+        ),
+        ('Die Frist beträgt "neunzig Tage ab Eingang" [^2] (1) [sic].', [(("^2",), "neunzig Tage ab Eingang")]),
+        ('It says "Prüfungen dauern dreißig Tage" [Source 3].', [(("Source 3",), "Prüfungen dauern dreißig Tage")]),
+        ('It says "Prüfungen dauern dreißig Tage" [S1†L3-L5].', [(("S1",), "Prüfungen dauern dreißig Tage")]),
+        (
+            'It says "Prüfungen dauern dreißig Tage" [S1, p. 3] and "le délai est de 90 jours" [S2 pp. 4–5].',
+            [
+                (("S1",), "Prüfungen dauern dreißig Tage"),
+                (("S2",), "le délai est de 90 jours"),
+            ],
+        ),
     ],
 )
 def test_pairing_table(sentence: str, expected: list[tuple[tuple[str, ...], str | None]]) -> None:
@@ -164,6 +183,10 @@ def test_anthropic_blocks_claim_their_own_text() -> None:
         ("S1", "S10", False),
         ("S", "", False),
         ("Doc1", "1", False),
+        ("^1", "S1", True),
+        ("Source 2", "2", True),
+        ("source S2", "[S2]", True),
+        ("Sourcebook 2", "2", False),
     ],
 )
 def test_marker_equivalence(a: str, b: str, same: bool) -> None:
@@ -225,3 +248,10 @@ def test_markers_named_in_the_injected_set_are_markers_too() -> None:
         ]
         assert [s.markers for s in named.sentences] == [("doc1",), ("Doc1", "DOC2")]
         assert named.citations[1].claim == "Die Frist ist „neunzig Tage“"
+
+
+def test_a_page_pinpoint_after_a_marker_is_where_the_quote_should_be() -> None:
+    text = 'It says "Prüfungen dauern dreißig Tage" [S1, p. 3] and "le délai est de 90 jours" [S2 pp. 4–5] [S3].'
+    got = [(c.markers, c.pages) for c in parse_answer({"answer": text, "sources": {}}).citations]
+    # a pinpoint belongs to its one marker: a list with one (``[S2 pp. 4–5] [S3]``) pinpoints nothing
+    assert got == [(("S1",), (3, 3)), (("S2", "S3"), None)]

@@ -455,3 +455,26 @@ def test_an_answer_citing_named_markers_of_a_context_is_checked(store: Store) ->
         ("doc2", "verified", True),
         ("doc3", "fabricated_marker", False),
     ]
+
+
+def test_markers_as_models_also_write_them_are_checked(store: Store) -> None:
+    # (S1), [^1], [Source 1] and a page pinpoint: each is a citation; a page the quote is not on is
+    # location_mismatch, which does not fail by default
+    a = chunk_of(store, "Claims are not reimbursed after 90 days.")
+    b = chunk_of(store, "Keller & Söhne")
+    answer = {
+        "answer": (
+            'Late claims: "Claims are not reimbursed after 90 days" (S1). Europe: "Keller & Söhne '
+            'Gesundheitsdienste GmbH of Hamburg" [^2]. Also "an itemised receipt and the provider’s tax number" '
+            '[Source 1, p. 1], and "Claims are not reimbursed after 90 days" [S1 p. 4].'
+        ),
+        "sources": {"S1": a, "S2": b},
+    }
+    report = run(store, answer)
+    assert [(c["marker"], c["status"], c["flags"], c["passed"]) for c in report["citations"]] == [
+        ("S1", "verified", [], True),
+        ("S2", "verified", [], True),
+        ("S1", "verified", [], True),
+        ("S1", "verified", ["location_mismatch"], True),
+    ]
+    assert report["citations"][3]["reason"].endswith("the answer placed it on page 4, it is on page 1")

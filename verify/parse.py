@@ -19,18 +19,22 @@ from citeline.verify.errors import InputError
 #: Answers larger than this are refused (an answer is a few KB; 5 MB is a mistake, not an answer).
 MAX_ANSWER_BYTES = 5 * 1024 * 1024
 
-# [S1], [1], [S1, S2], [1][2], 【1】, 【3†source】
+# Markers, as models write them: [S1], [1], [S1, S2], [S1; S2], [1][2], 【1】, 【3†source】, a
+# footnote reference [^1], [Source 1], a line range after a dagger [S1†L3-L5], a page pinpoint
+# [S1, p. 3], [S1 pp. 3-4], and in parentheses with the S or Source prefix: (S1), (S1, S2).
 _NUMBERED = r"S?\d+"
-_BRACKET = re.compile(rf"\[\s*({_NUMBERED}(?:\s*[,;]\s*{_NUMBERED})*)\s*\]|【\s*(\d+)(?:†[^】]*)?】")
-_TRAILING_MARKERS = re.compile(rf"(?:[ \t]?(?:{_BRACKET.pattern}))+")
+_PREFIX = r"(?:\^|(?i:source|src)\s*)?"
+#: what may follow a marker inside its brackets: a dagger note, or a page pinpoint (group "page")
+_PIN = r"(?:†[^\]】)]*|\s*[,:]?\s*(?i:pp?\.|pages?)\s*(?P<page>\d+)(?:\s*[-–]\s*(?P<last>\d+))?)?"
 
 
 @functools.lru_cache(maxsize=256)
-def _syntax(names: tuple[str, ...] = ()) -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """The marker pattern and the trailing-markers pattern. Beyond the numbered markers, the
-    injected marker names that are not numbered (``citeline context --markers doc1,doc2``) are
-    markers in brackets too, in any case: ``[doc1]``, ``[Doc1, doc2]``; a name ending in a number
-    stands for its family, so that ``[doc3]``, which was not injected, is a marker (and fabricated)."""
+def _syntax(names: tuple[str, ...] = ()) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The marker-group pattern, the trailing-markers pattern and the pattern of one marker inside
+    a group. Beyond the numbered markers, the injected marker names that are not numbered
+    (``citeline context --markers doc1,doc2``) are markers in brackets too, in any case: ``[doc1]``,
+    ``[Doc1, doc2]``; a name ending in a number stands for its family, so that ``[doc3]``, which
+    was not injected, is a marker (and fabricated)."""
     extra: set[str] = set()
     for n in names:
         n = n.strip()
@@ -38,11 +42,34 @@ def _syntax(names: tuple[str, ...] = ()) -> tuple[re.Pattern[str], re.Pattern[st
             continue
         family = re.fullmatch(r"(.*?\D)\d+", n)
         extra.add(f"(?i:{re.escape(family.group(1))})\\d+" if family else f"(?i:{re.escape(n)})")
-    if not extra:
-        return _BRACKET, _TRAILING_MARKERS
-    item = "(?:" + "|".join([_NUMBERED, *sorted(extra, key=len, reverse=True)]) + ")"
-    bracket = re.compile(rf"\[\s*({item}(?:\s*[,;]\s*{item})*)\s*\]|【\s*(\d+)(?:†[^】]*)?】")
-    return bracket, re.compile(rf"(?:[ \t]?(?:{bracket.pattern}))+")
+    name = "(?:" + "|".join([f"{_PREFIX}{_NUMBERED}", *sorted(extra, key=len, reverse=True)]) + ")"
+    item = f"{name}{_PIN.replace('?P<page>', '?:').replace('?P<last>', '?:')}"
+    sep = r"\s*[,;]\s*"
+    prefixed = f"(?:(?i:source\\s*)?S\\d+|{'|'.join(sorted(extra, key=len, reverse=True)) or '(?!)'})"
+    paren_item = f"{prefixed}{_PIN.replace('?P<page>', '?:').replace('?P<last>', '?:')}"
+    group = re.compile(
+        rf"\[\s*({item}(?:{sep}{item})*)\s*\]"
+        rf"|\(\s*({paren_item}(?:{sep}{paren_item})*)\s*\)"
+        r"|【\s*(\d+)(?:†[^】]*)?】"
+    )
+    trailing = re.compile(rf"(?:[ \t]?(?:{group.pattern}))+")
+    return group, trailing, re.compile(rf"(?P<marker>{name}){_PIN}")
+
+
+def _markers_of(m: re.Match[str], names: tuple[str, ...]) -> tuple[list[str], tuple[int, int] | None]:
+    """The markers of one marker group (a pinpoint or dagger note dropped), and the pages it
+    pinpoints when it names one marker with one (``[S1, p. 3]``)."""
+    inside = next(g for g in m.groups() if g is not None)
+    found: list[str] = []
+    pages = None
+    for item in _syntax(names)[2].finditer(inside):
+        marker = item.group("marker").strip()
+        if marker not in found:
+            found.append(marker)
+        if item.group("page"):
+            first = int(item.group("page"))
+            pages = (first, max(first, int(item.group("last") or first)))
+    return found, pages if len(found) == 1 else None
 
 
 _QUOTED = re.compile(r"“([^”]+)”|\"([^\"]+)\"|„([^“”]+)[“”]|«\s*([^»]+?)\s*»")
@@ -83,6 +110,8 @@ class Pairing:
     quote: str | None
     quote_span: tuple[int, int] | None
     clause: tuple[int, int]
+    #: the pages a one-marker list pinpoints (``[S1, p. 3]``), 1-based inclusive
+    pages: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,8 +264,8 @@ def split_sentences(answer: str, names: tuple[str, ...] = ()) -> list[Sentence]:
 def markers_in(text: str, names: tuple[str, ...] = ()) -> list[str]:
     found: list[str] = []
     for m in _syntax(names)[0].finditer(text):
-        for token in re.split(r"\s*[,;]\s*", m.group(1) or m.group(2)):
-            if token and token not in found:
+        for token in _markers_of(m, names)[0]:
+            if token not in found:
                 found.append(token)
     return found
 
@@ -244,8 +273,9 @@ def markers_in(text: str, names: tuple[str, ...] = ()) -> list[str]:
 def marker_key(marker: str) -> str:
     """What decides whether two markers are the same: brackets and case dropped, and ``S`` before a
     number too, so ``[S1]``, ``S1``, ``s1`` and ``1`` are one marker (answers often drop the prefix
-    the prompt used). The one place this is decided."""
-    m = marker.strip().strip("[]【】").strip()
+    the prompt used), as are a footnote's ``^1`` and ``Source 1``. The one place this is decided."""
+    m = marker.strip().strip("[]【】()").strip()
+    m = re.sub(r"^(?:\^|(?:source|src)\s*)(?=S?\d+$)", "", m, flags=re.IGNORECASE)
     if m[:1] in "Ss" and m[1:].isdigit():
         m = m[1:]
     return m.casefold()
@@ -268,16 +298,19 @@ def resolve_marker(marker: str, names: Iterable[str]) -> str | None:
 _GROUP_GAP = re.compile(r"\s*(?:[,;&]|\band\b|\bund\b|\bet\b)?\s*")
 
 
-def _marker_groups(text: str, names: tuple[str, ...] = ()) -> list[tuple[int, int, tuple[str, ...]]]:
-    groups: list[tuple[int, int, list[str]]] = []
+def _marker_groups(
+    text: str, names: tuple[str, ...] = ()
+) -> list[tuple[int, int, tuple[str, ...], tuple[int, int] | None]]:
+    """Marker lists: (start, end, markers, pages pinpointed by a one-marker list)."""
+    groups: list[tuple[int, int, list[str], tuple[int, int] | None]] = []
     for m in _syntax(names)[0].finditer(text):
-        found = [t for t in re.split(r"\s*[,;]\s*", m.group(1) or m.group(2)) if t]
+        found, pages = _markers_of(m, names)
         if groups and _GROUP_GAP.fullmatch(text, groups[-1][1], m.start()):
-            start, _, listed = groups[-1]
-            groups[-1] = (start, m.end(), listed + [t for t in found if t not in listed])
+            start, _, listed, _ = groups[-1]
+            groups[-1] = (start, m.end(), listed + [t for t in found if t not in listed], None)
         else:
-            groups.append((m.start(), m.end(), found))
-    return [(s, e, tuple(listed)) for s, e, listed in groups]
+            groups.append((m.start(), m.end(), found, pages))
+    return [(s, e, tuple(listed), pages) for s, e, listed, pages in groups]
 
 
 def pair(text: str, names: tuple[str, ...] = ()) -> list[Pairing]:
@@ -313,11 +346,11 @@ def pair(text: str, names: tuple[str, ...] = ()) -> list[Pairing]:
         if choice is None:
             continue  # a quote nothing cites
         used.add(choice)
-        gs, ge, names = groups[choice]
-        out.append((min(qs, gs), max(qe, ge), Pairing(names, quote, (qs, qe), (0, 0))))
-    for k, (gs, ge, names) in enumerate(groups):
+        gs, ge, listed, pages = groups[choice]
+        out.append((min(qs, gs), max(qe, ge), Pairing(listed, quote, (qs, qe), (0, 0), pages)))
+    for k, (gs, ge, listed, _) in enumerate(groups):
         if k not in used:  # each marker of a list no quote went to cites without a quote
-            out.extend((gs, ge, Pairing((name,), None, None, (0, 0))) for name in names)
+            out.extend((gs, ge, Pairing((name,), None, None, (0, 0))) for name in listed)
     out.sort(key=lambda t: (t[0], t[1]))
     result: list[Pairing] = []
     clause_start = 0
@@ -325,7 +358,7 @@ def pair(text: str, names: tuple[str, ...] = ()) -> list[Pairing]:
         # a pairing that starts before the previous one ended (two quotes citing one marker list)
         # shares its clause start
         begin = clause_start if start >= clause_start else min(start, clause_start)
-        result.append(Pairing(p.markers, p.quote, p.quote_span, (begin, end)))
+        result.append(Pairing(p.markers, p.quote, p.quote_span, (begin, end), p.pages))
         clause_start = max(clause_start, end)
     return result
 
@@ -384,6 +417,7 @@ def parse_answer(data: dict[str, Any], *, name: str = "answer", markers: Iterabl
                         p.quote,
                         claim=clause_text(sent.text, p, names) or None,
                         sentence=i,
+                        pages=p.pages,
                         alternatives=p.markers[1:],
                         claim_from_answer=True,
                         other_quotes=quotes_in_clause(p, pairings),
