@@ -91,6 +91,13 @@ def context(chunk_ids: tuple[str, ...], markers: str | None, allow_superseded: b
     show_default=True,
     help="Flags that make a verified citation fail (comma list, or none); strict and strip act on them.",
 )
+@click.option(
+    "--min-coverage",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    metavar="0-1",
+    help="Share of asserting sentences that must carry a citation; strict exits 1 below it (default 0).",
+)
 @click.option("--no-log", is_flag=True, help="Do not record this run in the store.")
 @db_option
 def verify(
@@ -102,6 +109,7 @@ def verify(
     check_sources: bool,
     threshold: float | None,
     fail_on: str,
+    min_coverage: float,
     no_log: bool,
 ) -> None:
     """Check the citations of an LLM answer against the store (deterministic, no model call).
@@ -146,6 +154,7 @@ def verify(
             log=not no_log,
             fuzzy_threshold=FUZZY_THRESHOLD if threshold is None else threshold,
             fail_on=parse_fail_on(fail_on),
+            min_coverage=min_coverage,
         )
     except InputError as exc:
         raise CommandError(str(exc), EXIT_USAGE) from None
@@ -200,7 +209,7 @@ def verify(
         raise
     if policy == "strip" and fmt != "json":
         click.echo("\n--- answer without failing sentences ---\n" + report.stripped_answer(), err=output is None)
-    if policy == "strict" and report.failed:
+    if policy == "strict" and not report.passed:
         sys.exit(EXIT_FAILURE)
 
 

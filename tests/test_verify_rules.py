@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from citeline.cli import cli
 from citeline.store import IngestOptions, Store, ingest
 from citeline.verify import VerifyOptions, verify_answer
+from citeline.verify.errors import InputError
 from tests.conftest import PDF_FIXTURES, ROOT
 
 HANDBOOK = "policy_handbook.pdf"
@@ -478,3 +479,45 @@ def test_markers_as_models_also_write_them_are_checked(store: Store) -> None:
         ("S1", "verified", ["location_mismatch"], True),
     ]
     assert report["citations"][3]["reason"].endswith("the answer placed it on page 4, it is on page 1")
+
+
+def test_min_coverage_fails_an_answer_that_cites_too_little(tmp_path: Path, store: Store) -> None:
+    # markers a parser does not know leave sentences uncited: without a coverage floor, strict
+    # passes an answer with no citation at all
+    chunk = chunk_of(store, "Claims are not reimbursed after 90 days.")
+    path = tmp_path / "answer.json"
+    path.write_text(
+        json.dumps(
+            {
+                "answer": 'Late claims are "not reimbursed after 90 days" [S1]. Zürich claims are paid in full {S1}.',
+                "sources": {"S1": chunk},
+            }
+        ),
+        encoding="utf-8",
+    )
+    runner = CliRunner()
+    base = ["--db", store.url, "verify", str(path), "--policy", "strict", "--no-log"]
+    done = runner.invoke(cli, base)
+    assert done.exit_code == 0
+    summary = json.loads(done.stdout)["summary"]
+    assert (summary["passed"], summary["coverage"], summary["min_coverage"], summary["answer_passed"]) == (
+        1,
+        0.5,
+        0.0,
+        True,
+    )
+    done = runner.invoke(cli, [*base, "--min-coverage", "0.8", "--format", "text"])
+    assert done.exit_code == 1
+    assert "1/1 citations passed (1 verified); coverage 50% of asserting sentences cited, below the 80% required" in (
+        done.stdout
+    )
+    done = runner.invoke(cli, [*base, "--min-coverage", "0.8", "--format", "html"])
+    assert done.exit_code == 1
+    assert "coverage 50%, below the 80% required" in done.stdout
+    done = runner.invoke(cli, [*base, "--min-coverage", "0.5"])
+    assert done.exit_code == 0
+    done = runner.invoke(cli, [*base, "--min-coverage", "1.5"])
+    assert done.exit_code == 2
+    assert "1.5 is not in the range 0<=x<=1" in done.stderr
+    with pytest.raises(InputError, match=r"minimum coverage 2\.0 is outside 0-1"):
+        VerifyOptions(min_coverage=2.0)

@@ -159,11 +159,19 @@ class Report:
     context_id: str | None
     policy: str
     run_id: int | None = None
+    #: the coverage an answer needs to pass (``--min-coverage``)
+    min_coverage: float = 0.0
 
     @property
     def failed(self) -> list[CitationResult]:
         """Citations that did not pass: not found where cited, or found with a failing flag."""
         return [c for c in self.citations if not c.passed]
+
+    @property
+    def passed(self) -> bool:
+        """Every citation passed, and enough asserting sentences carry one (``--min-coverage``):
+        what ``--policy strict`` exits 0 on."""
+        return not self.failed and self.coverage >= self.min_coverage
 
     @property
     def coverage(self) -> float:
@@ -203,6 +211,8 @@ class Report:
             "asserting_sentences": asserting,
             "uncited": sum(1 for s in self.sentences if s.asserting and not s.cited),
             "coverage": self.coverage,
+            "min_coverage": self.min_coverage,
+            "answer_passed": self.passed,
         }
 
     def as_json(self) -> dict[str, Any]:

@@ -116,6 +116,8 @@ class VerifyOptions:
     log: bool = True
     #: flags that make a verified citation fail (see :data:`DEFAULT_FAIL_ON`)
     fail_on: frozenset[Flag] = DEFAULT_FAIL_ON
+    #: the share of asserting sentences that must carry a citation for the answer to pass (0: any)
+    min_coverage: float = 0.0
 
     def __post_init__(self) -> None:
         low, high = THRESHOLD_RANGE
@@ -126,6 +128,8 @@ class VerifyOptions:
             )
         if self.policy not in POLICIES:
             raise InputError(f"policy {self.policy!r} is not one of {', '.join(POLICIES)}")
+        if not 0.0 <= self.min_coverage <= 1.0:  # False for NaN too
+            raise InputError(f"minimum coverage {self.min_coverage!r} is outside 0-1")
 
 
 def parse_fail_on(value: str) -> frozenset[Flag]:
@@ -665,6 +669,7 @@ class Verifier:
             hashlib.sha256(answer.answer.encode()).hexdigest(),
             context_id,
             self.options.policy,
+            min_coverage=self.options.min_coverage,
         )
 
     def log(self, report: Report) -> int:
