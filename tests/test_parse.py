@@ -255,3 +255,40 @@ def test_a_page_pinpoint_after_a_marker_is_where_the_quote_should_be() -> None:
     got = [(c.markers, c.pages) for c in parse_answer({"answer": text, "sources": {}}).citations]
     # a pinpoint belongs to its one marker: a list with one (``[S2 pp. 4–5] [S3]``) pinpoints nothing
     assert got == [(("S1",), (3, 3)), (("S2", "S3"), None)]
+
+
+def test_markdown_blocks_are_sentences_of_their_own() -> None:
+    # bullets without full stops, a heading, a numbered list and a block quote: each its own
+    # sentence (not one run-on sentence over the list), their markdown markers left out
+    answer = "\n".join(
+        [
+            "## Anspruch und Fristen",
+            '- Coverage starts "on the first day of the month after 30 days" [1]',
+            "- **Fixed-term staff**: treated as permanent after six",
+            "  months of employment",
+            "",
+            "> Where this handbook and the plan documents disagree, the plan documents prevail. [1]",
+            "",
+            '1. Claims are "not reimbursed after 90 days" [2]',
+            "2) Receipts sind nötig [2]. Late ones too.",
+        ]
+    )
+    parsed = parse_answer({"answer": answer, "sources": {}})
+    got = [(s.text, s.kind) for s in parsed.sentences]
+    assert got == [
+        ("Anspruch und Fristen", "heading"),
+        ('Coverage starts "on the first day of the month after 30 days" [1]', "text"),
+        ("**Fixed-term staff**: treated as permanent after six\n  months of employment", "text"),
+        ("Where this handbook and the plan documents disagree, the plan documents prevail. [1]", "quote"),
+        ('Claims are "not reimbursed after 90 days" [2]', "text"),
+        ("Receipts sind nötig [2].", "text"),
+        ("Late ones too.", "text"),
+    ]
+    assert all(answer[s.start : s.end] == s.text for s in parsed.sentences)
+    # a block quote without quote marks quotes itself, up to the markers that end it
+    assert [(c.markers, c.quote, c.sentence) for c in parsed.citations] == [
+        (("1",), "on the first day of the month after 30 days", 1),
+        (("1",), "Where this handbook and the plan documents disagree, the plan documents prevail.", 3),
+        (("2",), "not reimbursed after 90 days", 4),
+        (("2",), None, 5),
+    ]

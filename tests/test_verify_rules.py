@@ -521,3 +521,41 @@ def test_min_coverage_fails_an_answer_that_cites_too_little(tmp_path: Path, stor
     assert "1.5 is not in the range 0<=x<=1" in done.stderr
     with pytest.raises(InputError, match=r"minimum coverage 2\.0 is outside 0-1"):
         VerifyOptions(min_coverage=2.0)
+
+
+def test_a_markdown_answer_is_judged_sentence_by_sentence(tmp_path: Path, store: Store) -> None:
+    a = chunk_of(store, "Claims are not reimbursed after 90 days.")
+    answer = {
+        "answer": "\n".join(
+            [
+                "## Erstattung",
+                '- Out-of-network claims are "reimbursed at 70% of the allowed amount" [S1]',
+                '- Claims are "reimbursed after 120 days" [S1]',
+                "- Late claims are paid in full",
+                "",
+                "> Claims are not reimbursed after 90 days. [S1]",
+            ]
+        ),
+        "sources": {"S1": a},
+    }
+    report = run(store, answer, policy="strip")
+    assert statuses(report) == [("S1", "verified", True), ("S1", "quote_altered", False), ("S1", "verified", True)]
+    assert [(s["text"][:20], s["asserting"], s["cited"]) for s in report["sentences"]] == [
+        ("Erstattung", False, False),  # a heading asserts nothing
+        ("Out-of-network claim", True, True),
+        ('Claims are "reimburs', True, True),
+        ("Late claims are paid", True, False),  # the uncited bullet is uncited, not part of a cited run
+        ("Claims are not reimb", True, True),
+    ]
+    assert report["uncited"] == ["Late claims are paid in full"]
+    assert report["summary"]["coverage"] == 0.75
+    # strip drops the failing bullet only, with its "- "
+    assert report["stripped_answer"] == "\n".join(
+        [
+            "## Erstattung",
+            '- Out-of-network claims are "reimbursed at 70% of the allowed amount" [S1]',
+            "- Late claims are paid in full",
+            "",
+            "> Claims are not reimbursed after 90 days. [S1]",
+        ]
+    )

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from citeline.ingest.chunker import sentences
 from citeline.verify.errors import InputError
@@ -114,12 +114,18 @@ class Pairing:
     pages: tuple[int, int] | None = None
 
 
+#: what an answer's sentence is in its markdown: running text (a paragraph, a list item), a
+#: heading (which asserts nothing), or a block quote (whose text, without quote marks, is the quote)
+SentenceKind = Literal["text", "heading", "quote"]
+
+
 @dataclass(frozen=True, slots=True)
 class Sentence:
     text: str
     start: int
     end: int
     markers: tuple[str, ...]
+    kind: SentenceKind = "text"
 
 
 @dataclass
@@ -228,36 +234,75 @@ def _type_error(name: str, key: str, expected: str, value: Any) -> InputError:
     return InputError(f"{name}: {key!r} must be {expected}, got {type(value).__name__}")
 
 
+#: a line that starts a markdown block of its own: a list item, a heading, a block quote (the
+#: marker before the block's text)
+BLOCK_MARKER = re.compile(
+    r"[ \t]*(?:(?P<item>[-*+•][ \t]+|\d{1,3}[.)][ \t]+)|(?P<heading>#{1,6}[ \t]+)|(?P<quote>>[ \t]?))"
+)
+
+
+def _blocks(answer: str) -> list[tuple[int, int, SentenceKind]]:
+    """The answer's blocks, ``(start, end, kind)``, their markdown markers (``- ``, ``1. ``, ``## ``,
+    ``> ``) left out: paragraphs, and within them each list item, heading and block-quote line. A
+    line that starts no block continues the one before (a wrapped list item), but for a heading."""
+    out: list[tuple[int, int, SentenceKind]] = []
+    for para in re.finditer(r"[^\n]+(?:\n(?!\s*\n)[^\n]+)*", answer):
+        pos = para.start()
+        for line in para.group().split("\n"):
+            ls, le = pos, pos + len(line)
+            pos = le + 1
+            m = BLOCK_MARKER.match(answer, ls, le)
+            if m is not None and m.end() < le:  # a marker with text after it starts a block
+                kind: SentenceKind = "heading" if m.group("heading") else "quote" if m.group("quote") else "text"
+                out.append((m.end(), le, kind))
+            elif not out or out[-1][0] < para.start() or out[-1][2] == "heading":
+                out.append((ls, le, "text"))
+            else:
+                out[-1] = (out[-1][0], le, out[-1][2])
+    return out
+
+
 def split_sentences(answer: str, names: tuple[str, ...] = ()) -> list[Sentence]:
-    """The answer's sentences. A sentence end inside a quoted span ("… 90 days" [S1]) is none: the
-    quote, and the sentence around it, go on. ``names``: the injected markers (see :func:`_syntax`)."""
+    """The answer's sentences, in its markdown blocks (see :func:`_blocks`): a heading is one
+    sentence, and so is a block quote; a list item is split like a paragraph. A sentence end inside
+    a quoted span ("… 90 days" [S1]) is none: the quote, and the sentence around it, go on.
+    ``names``: the injected markers (see :func:`_syntax`)."""
+    out: list[Sentence] = []
+    for start, end, kind in _blocks(answer):
+        if kind != "text":
+            text = answer[start:end]
+            out.append(Sentence(text, start, end, tuple(markers_in(text, names)), kind))
+        else:
+            out.extend(_sentences_in(answer, start, end, names))
+    return out
+
+
+def _sentences_in(answer: str, start: int, end: int, names: tuple[str, ...]) -> list[Sentence]:
     trailing_markers = _syntax(names)[1]
     out: list[Sentence] = []
-    for para in re.finditer(r"[^\n]+(?:\n(?!\s*\n)[^\n]+)*", answer):
-        quoted = [m.span() for m in _QUOTED.finditer(answer, para.start(), para.end())]
-        pending: int | None = None  # start of a sentence whose end fell inside a quote
-        for s, e in sentences(answer, para.start(), para.end()):
-            if pending is not None:
-                s, pending = pending, None
-            if any(qs < e < qe for qs, qe in quoted):
-                pending = s
-                continue
-            # markers right after the full stop ("... 90 days. [S1]") belong to the sentence before
-            trailing = trailing_markers.match(answer, e, para.end())
-            if trailing:
-                e = trailing.end()
-            if out and s < out[-1].end:
-                s = out[-1].end
-                while s < e and answer[s].isspace():
-                    s += 1
-            if s >= e:
-                continue
-            text = answer[s:e]
-            out.append(Sentence(text, s, e, tuple(markers_in(text, names))))
+    quoted = [m.span() for m in _QUOTED.finditer(answer, start, end)]
+    pending: int | None = None  # start of a sentence whose end fell inside a quote
+    for s, e in sentences(answer, start, end):
         if pending is not None:
-            e = para.end()
-            text = answer[pending:e]
-            out.append(Sentence(text, pending, e, tuple(markers_in(text, names))))
+            s, pending = pending, None
+        if any(qs < e < qe for qs, qe in quoted):
+            pending = s
+            continue
+        # markers right after the full stop ("... 90 days. [S1]") belong to the sentence before
+        trailing = trailing_markers.match(answer, e, end)
+        if trailing:
+            e = trailing.end()
+        if out and s < out[-1].end:
+            s = out[-1].end
+            while s < e and answer[s].isspace():
+                s += 1
+        if s >= e:
+            continue
+        text = answer[s:e]
+        out.append(Sentence(text, s, e, tuple(markers_in(text, names))))
+    if pending is not None:
+        text = answer[pending:end]
+        out.append(Sentence(text, pending, end, tuple(markers_in(text, names))))
     return out
 
 
@@ -313,7 +358,7 @@ def _marker_groups(
     return [(s, e, tuple(listed), pages) for s, e, listed, pages in groups]
 
 
-def pair(text: str, names: tuple[str, ...] = ()) -> list[Pairing]:
+def pair(text: str, names: tuple[str, ...] = (), *, whole: bool = False) -> list[Pairing]:
     """Which quoted span of a sentence goes with which markers. The rules, in order, for each quote:
 
     1. the marker list that follows it, before the next quote (``"A" [S1] and "B" [S2]``);
@@ -324,11 +369,21 @@ def pair(text: str, names: tuple[str, ...] = ()) -> list[Pairing]:
     A marker list (``[S1][S2]``, ``[S1, S2]``, ``[S1] and [S2]``) means the quote may be in any of
     them. Each marker of a list no quote went to is a citation without a quote. Never every quote
     with every marker. The result is in the order of the sentence. ``names``: the injected markers
-    (see :func:`_syntax`)."""
+    (see :func:`_syntax`). With ``whole`` (a block quote), a sentence without quote marks quotes
+    itself: its text before the markers that end it."""
     quotes = [
         (m.start(), m.end(), next(g for g in m.groups() if g is not None).strip()) for m in _QUOTED.finditer(text)
     ]
     groups = _marker_groups(text, names)
+    if whole and not quotes and groups:
+        body = len(text.rstrip(" .;:"))
+        for gs, ge, _, _ in reversed(groups):  # the marker lists that end the text
+            if ge < body and text[ge:body].strip(" .;:,"):
+                break
+            body = gs
+        quoted = _strip_markers(text[:body], names).strip(" ,;:")
+        if quoted:
+            quotes = [(0, len(text[:body].rstrip()), quoted)]
     out: list[tuple[int, int, Pairing]] = []  # (span start, span end, pairing)
     used: set[int] = set()
     for i, (qs, qe, quote) in enumerate(quotes):
@@ -409,7 +464,7 @@ def parse_answer(data: dict[str, Any], *, name: str = "answer", markers: Iterabl
     citations: list[CitationInput] = []
     if raw_citations is None:
         for i, sent in enumerate(sents):
-            pairings = pair(sent.text, names)
+            pairings = pair(sent.text, names, whole=sent.kind == "quote")
             for p in pairings:
                 citations.append(
                     CitationInput(
@@ -467,7 +522,7 @@ def _citation(
     if quote is not None:
         folded = _loose(quote)
         for i in carrying or range(len(sents)):
-            for p in pair(sents[i].text, names):
+            for p in pair(sents[i].text, names, whole=sents[i].kind == "quote"):
                 if p.quote is not None and _loose(p.quote) == folded and any(marker_key(m) == key for m in p.markers):
                     sentence, found = i, p
                     break
@@ -480,7 +535,7 @@ def _citation(
     if claim is None and found is not None and sentence is not None:
         claim = clause_text(sents[sentence].text, found, names) or None
         from_answer = claim is not None
-        others = quotes_in_clause(found, pair(sents[sentence].text, names))
+        others = quotes_in_clause(found, pair(sents[sentence].text, names, whole=sents[sentence].kind == "quote"))
     return CitationInput(
         marker, quote, claim, tuple(terms), sentence, claim_from_answer=from_answer, other_quotes=others
     )

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
+from citeline.verify.parse import BLOCK_MARKER
+
 #: What a citation is: found (verified, verified_fuzzy), found but changed or elsewhere
 #: (quote_altered, misattributed), not found, or not checkable (the rest).
 Status = Literal[
@@ -179,17 +181,25 @@ class Report:
         return 1.0 if not asserting else round(sum(1 for s in asserting if s.cited) / len(asserting), 4)
 
     def stripped_answer(self) -> str:
-        """The answer with every sentence that carries a citation that did not pass removed."""
+        """The answer with every sentence that carries a citation that did not pass removed (with
+        its list item, when it was the item's only sentence: no "- " is left behind)."""
         bad = {c.sentence for c in self.failed if c.sentence is not None}
+        text = self.answer
         out, pos = [], 0
         for i, s in enumerate(self.sentences):
             if i in bad:
-                out.append(self.answer[pos : s.start])
-                pos = s.end
+                start, end = s.start, s.end
                 # drop the space that followed the removed sentence
-                while pos < len(self.answer) and self.answer[pos] == " ":
-                    pos += 1
-        out.append(self.answer[pos:])
+                while end < len(text) and text[end] == " ":
+                    end += 1
+                line_start = text.rfind("\n", 0, start) + 1
+                line_end = text.find("\n", end)
+                line_end = len(text) if line_end < 0 else line_end
+                if BLOCK_MARKER.fullmatch(text, line_start, start) and not text[end:line_end].strip():
+                    start, end = line_start, min(len(text), line_end + 1)  # the whole item's line
+                out.append(text[pos:start])
+                pos = max(pos, end)
+        out.append(text[pos:])
         return "".join(out).strip()
 
     def summary(self) -> dict[str, Any]:

@@ -659,7 +659,14 @@ class Verifier:
         results = [self.check(c, injected, answer.document_refs) for c in answer.citations]
         cited = {c.sentence for c in answer.citations if c.sentence is not None}
         sentences = [
-            SentenceResult(s.text, s.start, s.end, s.markers, is_asserting(s.text), bool(s.markers) or i in cited)
+            SentenceResult(
+                s.text,
+                s.start,
+                s.end,
+                s.markers,
+                s.kind != "heading" and is_asserting(s.text),
+                bool(s.markers) or i in cited,
+            )
             for i, s in enumerate(answer.sentences)
         ]
         return Report(
