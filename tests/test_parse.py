@@ -88,6 +88,21 @@ B = "“A field deployment study (N=6) ran for two weeks”"
                 (("S2",), "le délai est de 90 jours"),
             ],
         ),
+        # a marker list inside the quote marks, ending the quoted text, cites it; a bracket inside
+        # the quote is the source's own reference marker
+        (
+            'The deductible: "the annual deductible of $1,200 has been met [S1]".',
+            [
+                (("S1",), "the annual deductible of $1,200 has been met"),
+            ],
+        ),
+        (
+            '« le délai est de 90 jours [3] », et "wie in [12] gezeigt, gilt das" [S2].',
+            [
+                (("3",), "le délai est de 90 jours"),
+                (("S2",), "wie in [12] gezeigt, gilt das"),
+            ],
+        ),
     ],
 )
 def test_pairing_table(sentence: str, expected: list[tuple[tuple[str, ...], str | None]]) -> None:

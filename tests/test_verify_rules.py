@@ -559,3 +559,79 @@ def test_a_markdown_answer_is_judged_sentence_by_sentence(tmp_path: Path, store:
             "> Claims are not reimbursed after 90 days. [S1]",
         ]
     )
+
+
+@pytest.mark.parametrize(
+    ("quote", "parts"),
+    [
+        ("[c]laims are not reimbursed after 90 days", ["claims are not reimbursed after 90 days"]),
+        ("the employ[ee]s who recieve [sic] Leistungen", ["the employees who recieve Leistungen"]),
+        ("Claims [for dental care] are not reimbursed", ["Claims are not reimbursed"]),
+        (
+            "Each claim must include [...] the provider’s tax number",
+            ["Each claim must include", "the provider’s tax number"],
+        ),
+        (
+            "Each claim must include […] the provider’s tax number",
+            ["Each claim must include", "the provider’s tax number"],
+        ),
+        (
+            "as shown in [12], and in [3, 4–6], the results hold",
+            ["as shown in [12], and in [3, 4–6], the results hold"],
+        ),
+    ],
+)
+def test_square_brackets_in_a_quote_are_the_writers_marks(quote: str, parts: list[str]) -> None:
+    from citeline.verify.verify import quote_parts
+
+    assert quote_parts(quote) == parts
+
+
+def test_quotes_as_lawyers_and_models_mark_them(store: Store) -> None:
+    # brackets for a changed letter, an insertion, an elision; a marker inside the quote marks; a
+    # thousands separator left out (English: "$3200" is "$3,200"); a bracket cannot hide a negation
+    # or a number, which the claim keeps
+    a = chunk_of(store, "Claims are not reimbursed after 90 days.")
+    b = chunk_of(store, "Unused balances of up to $640")
+    answer = {
+        "answer": " ".join(
+            [
+                'The handbook says "[c]laims are not reimbursed after 90 days" [S1].',
+                'Also "Claims [for out-of-network care] are not reimbursed after 90 days" [S1].',
+                'Each "claim must include an itemised receipt [...] late claims are only accepted" [S1].',
+                'The deductible: "the annual deductible of $1,200 has been met [S1]".',
+                'The FSA lets you "set aside up to $3200 per year before tax" [S2].',
+                'But "[c]laims [are never] reimbursed after 90 days" [S1].',
+                'And "[c]laims are not reimbursed after [120] days" [S1].',
+            ]
+        ),
+        "sources": {"S1": a, "S2": b},
+    }
+    report = run(store, answer)
+    got = [(c["status"], c["flags"], c["passed"]) for c in report["citations"]]
+    assert got[:5] == [("verified", [], True)] * 3 + [("verified", [], True), ("verified_fuzzy", [], True)]
+    assert report["citations"][1]["reason"] == (
+        "exact after folding; the writer's insertions left out: [for out-of-network care]"
+    )
+    assert report["citations"][2]["reason"] == "exact after folding (2 parts, in order)"
+    assert report["citations"][3]["quote"] == "the annual deductible of $1,200 has been met"
+    assert got[5:] == [("quote_altered", [], False), ("quote_altered", ["numeric_mismatch"], False)]
+    assert len(report["citations"]) == 7  # "[120]" inside the quote is no marker
+
+
+@pytest.mark.parametrize(
+    ("number", "lang", "plain"),
+    [
+        ("3,200", "en", "3200"),
+        ("1,234,567.5", "en", "1234567.5"),
+        ("3.200", "en", "3.200"),  # three point two: not grouped
+        ("3,2000", "en", "3,2000"),  # not a group of three
+        ("3.200", "de", "3200"),
+        ("1.234.567,89", "de", "1234567,89"),
+        ("3,200", "de", "3,200"),  # a decimal comma
+    ],
+)
+def test_thousands_separators_as_the_document_language_writes_them(number: str, lang: str, plain: str) -> None:
+    from citeline.verify.verify import _ungrouped
+
+    assert _ungrouped(number, lang) == plain

@@ -308,8 +308,8 @@ def _sentences_in(answer: str, start: int, end: int, names: tuple[str, ...]) -> 
 
 def markers_in(text: str, names: tuple[str, ...] = ()) -> list[str]:
     found: list[str] = []
-    for m in _syntax(names)[0].finditer(text):
-        for token in _markers_of(m, names)[0]:
+    for _, _, listed, _ in _marker_groups(text, names):
+        for token in listed:
             if token not in found:
                 found.append(token)
     return found
@@ -346,9 +346,13 @@ _GROUP_GAP = re.compile(r"\s*(?:[,;&]|\band\b|\bund\b|\bet\b)?\s*")
 def _marker_groups(
     text: str, names: tuple[str, ...] = ()
 ) -> list[tuple[int, int, tuple[str, ...], tuple[int, int] | None]]:
-    """Marker lists: (start, end, markers, pages pinpointed by a one-marker list)."""
+    """Marker lists: (start, end, markers, pages pinpointed by a one-marker list). A bracket inside
+    a quote is the source's (``"as shown in [12], the …"``), unless it ends the quoted text."""
+    quoted = [m.span() for m in _QUOTED.finditer(text)]
     groups: list[tuple[int, int, list[str], tuple[int, int] | None]] = []
     for m in _syntax(names)[0].finditer(text):
+        if any(qs < m.start() and m.end() < qe and not _ends(text, m.end(), qe) for qs, qe in quoted):
+            continue
         found, pages = _markers_of(m, names)
         if groups and _GROUP_GAP.fullmatch(text, groups[-1][1], m.start()):
             start, _, listed, _ = groups[-1]
@@ -361,6 +365,7 @@ def _marker_groups(
 def pair(text: str, names: tuple[str, ...] = (), *, whole: bool = False) -> list[Pairing]:
     """Which quoted span of a sentence goes with which markers. The rules, in order, for each quote:
 
+    0. the marker list that ends its text inside the quote marks (``"A [S1]"``);
     1. the marker list that follows it, before the next quote (``"A" [S1] and "B" [S2]``);
     2. else the marker list just before it, after the previous quote (``[S1] says "A"``);
     3. else the first marker list after it, then the last one before it (``"A" and "B" [S1]``:
@@ -389,7 +394,12 @@ def pair(text: str, names: tuple[str, ...] = (), *, whole: bool = False) -> list
     for i, (qs, qe, quote) in enumerate(quotes):
         next_q = quotes[i + 1][0] if i + 1 < len(quotes) else len(text)
         prev_q = quotes[i - 1][1] if i > 0 else 0
-        choice = next((k for k, g in enumerate(groups) if qe <= g[0] < next_q), None)
+        # 0. the marker list that ends the quoted text, inside its quote marks ("… 90 days [S1]")
+        choice = next((k for k, g in enumerate(groups) if qs < g[0] and g[1] < qe and _ends(text, g[1], qe)), None)
+        if choice is not None:
+            quote = _strip_markers(text[qs + 1 : groups[choice][0]], names).strip(" ,;:")
+        if choice is None:
+            choice = next((k for k, g in enumerate(groups) if qe <= g[0] < next_q), None)
         if choice is None:
             choice = next(
                 (k for k in range(len(groups) - 1, -1, -1) if prev_q <= groups[k][0] and groups[k][1] <= qs), None
@@ -416,6 +426,11 @@ def pair(text: str, names: tuple[str, ...] = (), *, whole: bool = False) -> list
         result.append(Pairing(p.markers, p.quote, p.quote_span, (begin, end), p.pages))
         clause_start = max(clause_start, end)
     return result
+
+
+def _ends(text: str, start: int, quote_end: int) -> bool:
+    """Only punctuation and the closing quote mark stand between ``start`` and ``quote_end``."""
+    return not text[start : quote_end - 1].strip(" .,;:»«\u00a0")
 
 
 def quotes_in_clause(pairing: Pairing, pairings: list[Pairing]) -> tuple[str, ...]:

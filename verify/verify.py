@@ -101,6 +101,20 @@ def _stated_numbers(said: str, evidence: str) -> set[str]:
     return out
 
 
+#: Languages whose thousands separator is a comma (decimals take a point); the others group
+#: thousands with a point (or a space) and take a comma for decimals.
+_COMMA_GROUPING = frozenset({"en", "zh", "ja", "ko"})
+
+
+def _ungrouped(number: str, lang: str) -> str:
+    """A number without its thousands separators, as the document's language writes them: in
+    English "3,200" is "3200" (and "3.200" stays three point two hundred), in German "3.200" is
+    "3200" (and "3,200" stays a decimal). A separator groups thousands only before exactly three
+    digits."""
+    group = "," if lang in _COMMA_GROUPING else "."
+    return re.sub(rf"(?<=\d){re.escape(group)}(?=\d{{3}}(?!\d))", "", number)
+
+
 #: An ellipsis in a quote: the model left something out.
 _ELLIPSIS = re.compile(r"\s*(?:…|\.\s?\.\s?\.)\s*")
 
@@ -313,6 +327,9 @@ class Verifier:
             )
             if len(matches) > 1:
                 result.reason += f" ({len(matches)} parts, in order)"
+            inserted = _insertions(quote)
+            if inserted:
+                result.reason += f"; the writer's insertions left out: {' '.join(inserted)}"
             if differences:
                 result.differences = [d.as_json() for d in differences]
             return c, matches
@@ -598,7 +615,9 @@ class Verifier:
         evidence = _sentences_around(chunk.text, matches[0].start, matches[-1].end)
         folded_evidence = fold(evidence).text
         said = _without(cit.claim, cit.other_quotes) if cit.claim else cit.quote or ""
-        if _stated_numbers(fold(said).text, folded_evidence) - set(_NUMBER.findall(folded_evidence)):
+        lang = self.lookup.language(chunk.version_id)
+        stated = {_ungrouped(n, lang) for n in _stated_numbers(fold(said).text, folded_evidence)}
+        if stated - {_ungrouped(n, lang) for n in _NUMBER.findall(folded_evidence)}:
             result.flags.append("numeric_mismatch")
         if cit.claim and _negated(said) != _negated(_scope_around(chunk.text, matches[0].start, matches[-1].end)):
             result.flags.append("negation_mismatch")
@@ -711,11 +730,44 @@ def verify_answer(
 
 
 def quote_parts(quote: str) -> list[str]:
-    """A quote split at its ellipses (``"A … B"``, ``"A ... B"``); an ellipsis at either end only
-    says the sentence goes on, and is dropped."""
+    """A quote split at its ellipses (``"A … B"``, ``"A ... B"``, ``"A [...] B"``); an ellipsis at
+    either end only says the sentence goes on, and is dropped. Square brackets are the writer's
+    marks, as quoting conventions have them (see :func:`_unbracketed`)."""
+    quote = _unbracketed(quote)
     parts = [p.strip() for p in _ELLIPSIS.split(quote.strip())]
     parts = [p for p in parts if p]
     return parts or [quote.strip()]
+
+
+_BRACKETED = re.compile(r"\[([^\[\]]{0,80})\]")
+
+
+def _unbracketed(quote: str) -> str:
+    """A quote without the writer's bracketed alterations, as legal and academic quoting marks
+    them: ``[...]`` is an ellipsis, a letter or two attached to a word is the source's own
+    (``[t]he``, ``employ[ee]s``: a change of case or ending), and other bracketed text is an
+    insertion the source does not have (``Claims [for dental care] are``, ``[sic]``), left out."""
+    if "[" not in quote:
+        return quote
+    return re.sub(r"[ \t]{2,}", " ", _BRACKETED.sub(lambda m: _bracket_edit(quote, m), quote)).strip()
+
+
+def _bracket_edit(quote: str, m: re.Match[str]) -> str:
+    inner = m.group(1).strip()
+    if _ELLIPSIS.fullmatch(inner):
+        return " … "
+    if re.fullmatch(r"[\d\s,;–-]+", inner):
+        return m.group()  # a reference marker of the source ("as shown in [12]")
+    before = m.start() > 0 and quote[m.start() - 1].isalnum()
+    after = m.end() < len(quote) and quote[m.end()].isalnum()
+    if re.fullmatch(r"[^\W\d_]{1,2}", inner) and (before or after):
+        return inner
+    return " "
+
+
+def _insertions(quote: str) -> list[str]:
+    """The bracketed insertions :func:`_unbracketed` leaves out of a quote."""
+    return [m.group() for m in _BRACKETED.finditer(quote) if _bracket_edit(quote, m) == " "]
 
 
 @functools.lru_cache(maxsize=4096)
