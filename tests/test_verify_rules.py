@@ -635,3 +635,29 @@ def test_thousands_separators_as_the_document_language_writes_them(number: str, 
     from citeline.verify.verify import _ungrouped
 
     assert _ungrouped(number, lang) == plain
+
+
+@pytest.mark.parametrize(
+    ("sentence", "asserting"),
+    [
+        ("Part-time staff qualify for the same plan.", True),  # no number, no name, no listed verb
+        ("Note: the plan documents prevail [S1].", True),
+        ("Die Frist beträgt neunzig Tage.", True),
+        ("**Deadline:** claims are not reimbursed after 90 days", True),
+        ("Here, the deductible applies first.", True),
+        ("Here's what the handbook says:", False),
+        ("Based on the provided documents, the plan covers dental care.", True),
+        ("In short, claims are not reimbursed after 90 days.", True),
+        ("Based on the provided documents, here is a summary.", False),
+        ("The sources do not mention vision care.", False),
+        ("I could not find anything about vision care in the sources.", False),
+        ("Would you like more details about the dental plan?", False),
+        ("If you have more questions, ask the People Operations team.", False),
+        ("Hope this helps!", False),
+        ("**Eligibility**", False),
+    ],
+)
+def test_which_sentences_assert_something(sentence: str, asserting: bool) -> None:
+    from citeline.verify.coverage import is_asserting
+
+    assert is_asserting(sentence) is asserting
