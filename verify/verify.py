@@ -909,8 +909,10 @@ def _scope_around(text: str, start: int, end: int) -> str:
     if first and first.group().lower() in _SUBORDINATORS and "," in before:
         before = before[before.rindex(",") + 1 :]
     tail = []
-    for m in re.finditer(r",|" + _WORD.pattern, after):
-        if m.group() == "," or m.group().lower() in _SUBORDINATORS:
+    if quoted.rstrip().endswith((".", "!", "?")):
+        after = ""  # the quote ends its sentence: what follows is another one
+    for m in re.finditer(r"[,.!?;]|" + _WORD.pattern, after):
+        if m.group() in ",.!?;" or m.group().lower() in _SUBORDINATORS:
             break
         tail.append(m.group())
     return before + quoted + " " + " ".join(tail)
