@@ -13,7 +13,7 @@ from typing import Any
 import jsonschema
 import pytest
 from click.testing import CliRunner
-from hypothesis import Phase, given, settings
+from hypothesis import Phase, assume, given, settings
 from hypothesis import strategies as st
 
 from citeline.cli import cli
@@ -715,3 +715,32 @@ def test_faithful_answers_of_every_style_pass(store: Store, data: st.DataObject)
     assert [g[2] for g in got] == expected, answer["answer"]
     assert all(status in ("verified", "verified_fuzzy") and passed for status, passed, _ in got), (got, answer)
     assert report["summary"]["coverage"] == 1.0, report["uncited"]
+
+
+@given(data=st.data())
+@settings(max_examples=60, phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink])
+def test_a_changed_number_or_an_added_negation_never_passes(store: Store, data: st.DataObject) -> None:
+    """The same answers, but with one digit of the quote changed, or a "not" put into the claim
+    in front of the quote: the citation must not pass, whatever the style."""
+    from citeline.verify.verify import _negated
+
+    chunks = [c for c in store.iter_chunks(document=HANDBOOK) if any(ch.isdigit() for ch in c.text)][:6]
+    k = data.draw(st.integers(0, len(chunks) - 1), label="chunk")
+    words = chunks[k].text.split()
+    with_digit = [i for i, w in enumerate(words) if any(ch.isdigit() for ch in w) and i >= 4]
+    i = data.draw(st.sampled_from(with_digit), label="word")
+    quote = " ".join(words[i - 4 : i + 4]).strip('"“”„«»[]()')
+    assume(len(quote) >= 25 and not any(ch in quote for ch in '"“”„«»[]()\n'))
+    opening, closing = data.draw(st.sampled_from(_OPEN_CLOSE), label="marks")
+    marker = data.draw(st.sampled_from(_MARKER_STYLES), label="marker").format(m="S1", n=1)
+    if data.draw(st.booleans(), label="change a digit"):
+        at = data.draw(st.sampled_from([j for j, ch in enumerate(quote) if ch.isdigit()]), label="digit")
+        digit = data.draw(st.sampled_from([d for d in "0123456789" if d != quote[at]]), label="to")
+        answer_text = f"It says {opening}{quote[:at]}{digit}{quote[at + 1 :]}{closing} {marker}."
+    else:
+        # a quote cut next to a negation of the source is negated there too: no change to catch
+        assume(not _negated(" ".join(words[max(0, i - 14) : i + 8])))
+        answer_text = f"It is not true that {opening}{quote}{closing} {marker}."
+    report = run(store, {"answer": answer_text, "sources": {"S1": chunks[k].chunk_id}})
+    (c,) = report["citations"]
+    assert not c["passed"], (answer_text, c["status"], c["flags"])
