@@ -80,6 +80,7 @@ B = "“A field deployment study (N=6) ran for two weeks”"
         ),
         ('Die Frist beträgt "neunzig Tage ab Eingang" [^2] (1) [sic].', [(("^2",), "neunzig Tage ab Eingang")]),
         ('It says "Prüfungen dauern dreißig Tage" [Source 3].', [(("Source 3",), "Prüfungen dauern dreißig Tage")]),
+        ('It says "Prüfungen dauern dreißig Tage" (Source 3).', [(("Source 3",), "Prüfungen dauern dreißig Tage")]),
         ('It says "Prüfungen dauern dreißig Tage" [S1†L3-L5].', [(("S1",), "Prüfungen dauern dreißig Tage")]),
         (
             'It says "Prüfungen dauern dreißig Tage" [S1, p. 3] and "le délai est de 90 jours" [S2 pp. 4–5].',

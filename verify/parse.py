@@ -42,11 +42,13 @@ def _syntax(names: tuple[str, ...] = ()) -> tuple[re.Pattern[str], re.Pattern[st
             continue
         family = re.fullmatch(r"(.*?\D)\d+", n)
         extra.add(f"(?i:{re.escape(family.group(1))})\\d+" if family else f"(?i:{re.escape(n)})")
-    name = "(?:" + "|".join([f"{_PREFIX}{_NUMBERED}", *sorted(extra, key=len, reverse=True)]) + ")"
-    item = f"{name}{_PIN.replace('?P<page>', '?:').replace('?P<last>', '?:')}"
+    named = sorted(extra, key=len, reverse=True)  # the longest first: "doc10" before "doc1"
+    pin = _PIN.replace("?P<page>", "?:").replace("?P<last>", "?:")  # no named groups in a group
+    name = "(?:" + "|".join([f"{_PREFIX}{_NUMBERED}", *named]) + ")"
+    item = name + pin
     sep = r"\s*[,;]\s*"
-    prefixed = f"(?:(?i:source\\s*)?S\\d+|{'|'.join(sorted(extra, key=len, reverse=True)) or '(?!)'})"
-    paren_item = f"{prefixed}{_PIN.replace('?P<page>', '?:').replace('?P<last>', '?:')}"
+    # in parentheses, a bare number is a list's numbering ("(1)"): only prefixed or named markers
+    paren_item = "(?:" + "|".join([r"(?i:source)\s*S?\d+", r"S\d+", *named]) + ")" + pin
     group = re.compile(
         rf"\[\s*({item}(?:{sep}{item})*)\s*\]"
         rf"|\(\s*({paren_item}(?:{sep}{paren_item})*)\s*\)"
