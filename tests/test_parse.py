@@ -308,3 +308,35 @@ def test_markdown_blocks_are_sentences_of_their_own() -> None:
         (("2",), "not reimbursed after 90 days", 4),
         (("2",), None, 5),
     ]
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "Sources:\n[S1] pdf/policy_handbook.pdf (version 1, p. 1)\n[S2] pdf/policy_handbook.pdf (version 1, p. 2)",
+        "**References**\n- [S1] Northwind Benefits Handbook, p. 1\n- [S2] Northwind Benefits Handbook, p. 2",
+        "## Quellen\n1. [1] Leistungshandbuch, S. 1\n2. [2] Leistungshandbuch, S. 2",
+        "[S1] Northwind Benefits Handbook, p. 1\n[S2] Northwind Benefits Handbook, p. 2",  # no heading
+    ],
+)
+def test_the_answers_list_of_its_sources_cites_nothing(tail: str) -> None:
+    answer = f'Claims are "reimbursed at 70% of the allowed amount" [S1].\n\n{tail}'
+    parsed = parse_answer({"answer": answer, "sources": {}})
+    assert [(c.markers, c.quote) for c in parsed.citations] == [(("S1",), "reimbursed at 70% of the allowed amount")]
+    assert [s.kind for s in parsed.sentences][-2:] == ["reference", "reference"]
+
+
+def test_a_line_opening_with_a_marker_that_quotes_is_a_citation() -> None:
+    # the answer's last lines open with markers but quote: they are citations, not a list of sources;
+    # a marker wrapped onto a line of its own stays with its sentence
+    answer = (
+        'Two rules:\n[S1] says "Claims are not reimbursed after 90 days".\n[S2] says „die Frist beträgt dreißig Tage“'
+    )
+    assert [(c.markers, c.quote) for c in parse_answer({"answer": answer, "sources": {}}).citations] == [
+        (("S1",), "Claims are not reimbursed after 90 days"),
+        (("S2",), "die Frist beträgt dreißig Tage"),
+    ]
+    wrapped = 'Claims are "not reimbursed after 90 days"\n[S1]. Receipts are converted at the day\'s rate.'
+    assert [(c.markers, c.quote) for c in parse_answer({"answer": wrapped, "sources": {}}).citations] == [
+        (("S1",), "not reimbursed after 90 days"),
+    ]

@@ -744,3 +744,21 @@ def test_a_changed_number_or_an_added_negation_never_passes(store: Store, data: 
     report = run(store, {"answer": answer_text, "sources": {"S1": chunks[k].chunk_id}})
     (c,) = report["citations"]
     assert not c["passed"], (answer_text, c["status"], c["flags"])
+
+
+def test_an_answer_with_a_list_of_its_sources_passes(store: Store) -> None:
+    # models often end with the sources they used: those lines are no citations without quotes
+    a = chunk_of(store, "Claims are not reimbursed after 90 days.")
+    b = chunk_of(store, "Keller & Söhne")
+    answer = {
+        "answer": (
+            'Late claims: "Claims are not reimbursed after 90 days" [S1]. Europe: "Keller & Söhne '
+            'Gesundheitsdienste GmbH of Hamburg" [S2].\n\nSources:\n[S1] policy_handbook.pdf (version 1, p. 1)\n'
+            "[S2] policy_handbook.pdf (version 1, p. 2)"
+        ),
+        "sources": {"S1": a, "S2": b},
+    }
+    report = run(store, answer, policy="strict")
+    assert statuses(report) == [("S1", "verified", True), ("S2", "verified", True)]
+    assert report["summary"]["answer_passed"]
+    assert [s["asserting"] for s in report["sentences"]] == [True, True, False, False, False]

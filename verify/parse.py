@@ -117,8 +117,9 @@ class Pairing:
 
 
 #: what an answer's sentence is in its markdown: running text (a paragraph, a list item), a
-#: heading (which asserts nothing), or a block quote (whose text, without quote marks, is the quote)
-SentenceKind = Literal["text", "heading", "quote"]
+#: heading (which asserts nothing), a block quote (whose text, without quote marks, is the quote),
+#: or an entry of the answer's list of sources ("[S1] Benefits Handbook, p. 1": no citation)
+SentenceKind = Literal["text", "heading", "quote", "reference"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,7 +250,7 @@ def _blocks(answer: str) -> list[tuple[int, int, SentenceKind]]:
     line that starts no block continues the one before (a wrapped list item), but for a heading."""
     out: list[tuple[int, int, SentenceKind]] = []
     for para in re.finditer(r"[^\n]+(?:\n(?!\s*\n)[^\n]+)*", answer):
-        pos = para.start()
+        pos = prev_start = para.start()
         for line in para.group().split("\n"):
             ls, le = pos, pos + len(line)
             pos = le + 1
@@ -257,10 +258,57 @@ def _blocks(answer: str) -> list[tuple[int, int, SentenceKind]]:
             if m is not None and m.end() < le:  # a marker with text after it starts a block
                 kind: SentenceKind = "heading" if m.group("heading") else "quote" if m.group("quote") else "text"
                 out.append((m.end(), le, kind))
-            elif not out or out[-1][0] < para.start() or out[-1][2] == "heading":
+            elif (
+                not out
+                or out[-1][0] < para.start()
+                or out[-1][2] == "heading"
+                # a line opening with a marker after one that ended its sentence, or after another
+                # such line: an entry of a list of sources
+                or (
+                    answer[ls:le].lstrip()[:1] in ("[", "【")
+                    and (
+                        answer[max(0, ls - 80) : ls].rstrip()[-1:] in tuple(".:!?)")
+                        or answer[prev_start:ls].lstrip()[:1] in ("[", "【")
+                    )
+                )
+            ):
                 out.append((ls, le, "text"))
             else:
                 out[-1] = (out[-1][0], le, out[-1][2])
+            prev_start = ls
+    return out
+
+
+#: the heading of an answer's list of its sources ("Sources:", "**References**", "## Quellen")
+_SOURCES_HEADING = re.compile(
+    r"[#*_\s]*(?:sources?|references?|citations?|bibliography|works cited|quellen|literatur|"
+    r"références|fuentes|fonti)\s*[:*_\s]*",
+    re.IGNORECASE,
+)
+
+
+def _reference_lists(
+    answer: str, blocks: list[tuple[int, int, SentenceKind]], names: tuple[str, ...]
+) -> list[tuple[int, int, SentenceKind]]:
+    """Blocks that start with a marker after a heading such as "Sources:" (up to the first block
+    that does not), and those at the answer's end that start with a marker and quote nothing, are
+    the answer's list of its sources: entries of kind ``reference``, which cite nothing."""
+    group = _syntax(names)[0]
+    starts = [group.match(answer, start) is not None for start, _, _ in blocks]
+    out = list(blocks)
+    listing = False
+    for k, (start, end, _) in enumerate(blocks):
+        if _SOURCES_HEADING.fullmatch(answer, start, end):
+            listing = True
+        elif listing and starts[k]:
+            out[k] = (start, end, "reference")
+        else:
+            listing = False
+    k = len(blocks)
+    while k > 0 and starts[k - 1] and not _QUOTED.search(answer, blocks[k - 1][0], blocks[k - 1][1]):
+        k -= 1
+    if k > 0:  # a trailing run, after a body that cites (not an answer made of marker lines only)
+        out[k:] = [(s, e, "reference") for s, e, _ in blocks[k:]]
     return out
 
 
@@ -270,7 +318,7 @@ def split_sentences(answer: str, names: tuple[str, ...] = ()) -> list[Sentence]:
     a quoted span ("… 90 days" [S1]) is none: the quote, and the sentence around it, go on.
     ``names``: the injected markers (see :func:`_syntax`)."""
     out: list[Sentence] = []
-    for start, end, kind in _blocks(answer):
+    for start, end, kind in _reference_lists(answer, _blocks(answer), names):
         if kind != "text":
             text = answer[start:end]
             out.append(Sentence(text, start, end, tuple(markers_in(text, names)), kind))
@@ -481,6 +529,8 @@ def parse_answer(data: dict[str, Any], *, name: str = "answer", markers: Iterabl
     citations: list[CitationInput] = []
     if raw_citations is None:
         for i, sent in enumerate(sents):
+            if sent.kind == "reference":
+                continue  # an entry of the answer's list of sources cites nothing
             pairings = pair(sent.text, names, whole=sent.kind == "quote")
             for p in pairings:
                 citations.append(

@@ -683,7 +683,7 @@ class Verifier:
                 s.start,
                 s.end,
                 s.markers,
-                s.kind != "heading" and is_asserting(s.text),
+                s.kind not in ("heading", "reference") and is_asserting(s.text),
                 bool(s.markers) or i in cited,
             )
             for i, s in enumerate(answer.sentences)
