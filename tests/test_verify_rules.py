@@ -709,7 +709,10 @@ def test_faithful_answers_of_every_style_pass(store: Store, data: st.DataObject)
         if parts:
             bullet = data.draw(st.sampled_from(["", "- ", "1. ", "* "]), label="bullet")
             sentences.append(bullet + " ".join(parts).lstrip("; ") + ".")
-    answer = {"answer": "Here is what the handbook says:\n\n" + "\n".join(sentences), "sources": sources}
+    text = "Here is what the handbook says:\n\n" + "\n".join(sentences)
+    if data.draw(st.booleans(), label="list of sources"):
+        text += "\n\nSources:\n" + "\n".join(f"[S{k + 1}] {HANDBOOK}, p. {k + 1}" for k in range(len(chunks)))
+    answer = {"answer": text, "sources": sources}
     report = run(store, answer)
     got = [(c["status"], c["passed"], c["chunk_id"]) for c in report["citations"]]
     assert [g[2] for g in got] == expected, answer["answer"]
