@@ -336,6 +336,12 @@ def test_a_line_opening_with_a_marker_that_quotes_is_a_citation() -> None:
         (("S1",), "Claims are not reimbursed after 90 days"),
         (("S2",), "die Frist beträgt dreißig Tage"),
     ]
+    # a closing line that opens with a marker but says something is a citation (here without a quote)
+    said = 'Claims are "not reimbursed after 90 days" [S1].\n[S2] also covers dental care.'
+    assert [(c.markers, c.quote) for c in parse_answer({"answer": said, "sources": {}}).citations] == [
+        (("S1",), "not reimbursed after 90 days"),
+        (("S2",), None),
+    ]
     wrapped = 'Claims are "not reimbursed after 90 days"\n[S1]. Receipts are converted at the day\'s rate.'
     assert [(c.markers, c.quote) for c in parse_answer({"answer": wrapped, "sources": {}}).citations] == [
         (("S1",), "not reimbursed after 90 days"),

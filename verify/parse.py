@@ -291,8 +291,9 @@ def _reference_lists(
     answer: str, blocks: list[tuple[int, int, SentenceKind]], names: tuple[str, ...]
 ) -> list[tuple[int, int, SentenceKind]]:
     """Blocks that start with a marker after a heading such as "Sources:" (up to the first block
-    that does not), and those at the answer's end that start with a marker and quote nothing, are
-    the answer's list of its sources: entries of kind ``reference``, which cite nothing."""
+    that does not), and those at the answer's end that start with a marker and read like a label
+    (see :func:`_label_like`), are the answer's list of its sources: entries of kind
+    ``reference``, which cite nothing."""
     group = _syntax(names)[0]
     starts = [group.match(answer, start) is not None for start, _, _ in blocks]
     out = list(blocks)
@@ -305,11 +306,17 @@ def _reference_lists(
         else:
             listing = False
     k = len(blocks)
-    while k > 0 and starts[k - 1] and not _QUOTED.search(answer, blocks[k - 1][0], blocks[k - 1][1]):
+    while k > 0 and starts[k - 1] and _label_like(answer[blocks[k - 1][0] : blocks[k - 1][1]]):
         k -= 1
     if k > 0:  # a trailing run, after a body that cites (not an answer made of marker lines only)
         out[k:] = [(s, e, "reference") for s, e, _ in blocks[k:]]
     return out
+
+
+def _label_like(line: str) -> bool:
+    """A line that names a source rather than says something of it: no quote, no full stop at
+    its end ("[S1] policy_handbook.pdf, p. 1", not "[S2] also covers dental care.")."""
+    return not _QUOTED.search(line) and line.rstrip()[-1:] not in (".", "!", "?")
 
 
 def split_sentences(answer: str, names: tuple[str, ...] = ()) -> list[Sentence]:
