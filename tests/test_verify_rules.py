@@ -592,7 +592,7 @@ def test_a_markdown_answer_is_judged_sentence_by_sentence(tmp_path: Path, store:
 def test_square_brackets_in_a_quote_are_the_writers_marks(quote: str, parts: list[str]) -> None:
     from citeline.verify.verify import quote_parts
 
-    assert quote_parts(quote) == parts
+    assert quote_parts(quote, writer_brackets=True) == parts
 
 
 def test_quotes_as_lawyers_and_models_mark_them(store: Store) -> None:
@@ -623,7 +623,7 @@ def test_quotes_as_lawyers_and_models_mark_them(store: Store) -> None:
     )
     assert report["citations"][2]["reason"] == "exact after folding (2 parts, in order)"
     assert report["citations"][3]["quote"] == "the annual deductible of $1,200 has been met"
-    assert got[5:] == [("quote_altered", [], False), ("quote_altered", ["numeric_mismatch"], False)]
+    assert got[5:] == [("quote_altered", ["negation_mismatch"], False), ("quote_altered", ["numeric_mismatch"], False)]
     assert len(report["citations"]) == 7  # "[120]" inside the quote is no marker
 
 
@@ -765,3 +765,33 @@ def test_an_answer_with_a_list_of_its_sources_passes(store: Store) -> None:
     assert statuses(report) == [("S1", "verified", True), ("S2", "verified", True)]
     assert report["summary"]["answer_passed"]
     assert [s["asserting"] for s in report["sentences"]] == [True, True, False, False, False]
+
+
+def test_the_sources_own_brackets_are_found_as_written(tmp_path: Path) -> None:
+    # "[Smith et al., 2020]" and "[Reserved]" are the source's: a verbatim quote of them is exact;
+    # only a quote not found as written has its brackets read as the writer's marks
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "paper.md").write_text(
+        "# Methods\n\nAs argued before [Smith et al., 2020], the method holds for all inputs of the "
+        "Größenordnung considered here. Section 4 [Reserved] is left empty on purpose.\n",
+        encoding="utf-8",
+    )
+    with Store(f"sqlite:///{tmp_path / 'b.db'}") as s:
+        ingest(s, [docs], IngestOptions(workers=1))
+        (chunk,) = [c.chunk_id for c in s.iter_chunks()]
+        answer = {
+            "answer": (
+                'It notes "As argued before [Smith et al., 2020], the method holds for all inputs" [S1] and '
+                '"Section 4 [Reserved] is left empty on purpose" [S1]; "[t]he method holds [in practice] for '
+                'all inputs" [S1].'
+            ),
+            "sources": {"S1": chunk},
+        }
+        report = verify_answer(s, answer, options=VerifyOptions(log=False)).as_json()
+    got = [(c["status"], c["reason"]) for c in report["citations"]]
+    assert got == [
+        ("verified", "exact after folding"),
+        ("verified", "exact after folding"),
+        ("verified", "exact after folding; the writer's insertions left out: [in practice]"),
+    ]

@@ -313,6 +313,16 @@ class Verifier:
             hit = self._at_given_indices(cit, target, parts[0]) or self._best_in(parts[0], target.chunks, seen)
         else:
             hit = self._elided(parts, target.chunks)
+        inserted: list[str] = []
+        if "[" in quote and (hit is None or any(m.kind != "exact" for m in hit[1])):
+            # not found as written (or only near it): read its square brackets as the writer's marks;
+            # the source's own brackets, "[Smith et al., 2020]", were found as written above
+            edited = quote_parts(quote, writer_brackets=True)
+            if edited != parts:
+                one = len(edited) == 1
+                better = self._best_in(edited[0], target.chunks) if one else self._elided(edited, target.chunks)
+                if better is not None and (hit is None or all(m.kind == "exact" for m in better[1])):
+                    hit, inserted = better, _insertions(quote)
         if hit is not None:
             c, matches = hit
             best = min(matches, key=lambda m: m.score)
@@ -327,7 +337,6 @@ class Verifier:
             )
             if len(matches) > 1:
                 result.reason += f" ({len(matches)} parts, in order)"
-            inserted = _insertions(quote)
             if inserted:
                 result.reason += f"; the writer's insertions left out: {' '.join(inserted)}"
             if differences:
@@ -729,11 +738,13 @@ def verify_answer(
     return report
 
 
-def quote_parts(quote: str) -> list[str]:
-    """A quote split at its ellipses (``"A … B"``, ``"A ... B"``, ``"A [...] B"``); an ellipsis at
-    either end only says the sentence goes on, and is dropped. Square brackets are the writer's
-    marks, as quoting conventions have them (see :func:`_unbracketed`)."""
-    quote = _unbracketed(quote)
+def quote_parts(quote: str, *, writer_brackets: bool = False) -> list[str]:
+    """A quote split at its ellipses (``"A … B"``, ``"A ... B"``); an ellipsis at either end only
+    says the sentence goes on, and is dropped. With ``writer_brackets``, square brackets are the
+    writer's marks, as quoting conventions have them (``"A [...] B"``, ``[t]he``; see
+    :func:`_unbracketed`): for a quote not found as written."""
+    if writer_brackets:
+        quote = _unbracketed(quote)
     parts = [p.strip() for p in _ELLIPSIS.split(quote.strip())]
     parts = [p for p in parts if p]
     return parts or [quote.strip()]
