@@ -210,7 +210,6 @@ def build_html(report: Report, store: Any = None) -> str:
         if pages is not None:
             pages.close()
     s = report.summary()
-    below = f", below the {s['min_coverage']:.0%} required" if s["coverage"] < s["min_coverage"] else ""
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -218,7 +217,8 @@ def build_html(report: Report, store: Any = None) -> str:
         f"<title>citeline report</title><style>{_CSS}</style><style>{images}</style></head><body>"
         '<header><h1>citeline verification report</h1><div class="sum">'
         f"{s['passed']} of {s['citations']} citations passed ({s['verified']} verified) · "
-        f"coverage {s['coverage']:.0%}{below} · {s['uncited']} uncited asserting sentence(s)</div></header>"
+        f"coverage {s['coverage']:.0%}{report.coverage_shortfall()} · "
+        f"{s['uncited']} uncited asserting sentence(s)</div></header>"
         f'<main><section class="answer"><h2>Answer</h2>{_answer_html(report)}</section>'
         f'<section class="citations"><h2>Citations</h2>{cards}'
         f"{'<h2>Pages</h2>' + figures if figures else ''}</section></main>"

@@ -36,10 +36,8 @@ def _syntax(names: tuple[str, ...] = ()) -> tuple[re.Pattern[str], re.Pattern[st
     ``[Doc1, doc2]``; a name ending in a number stands for its family, so that ``[doc3]``, which
     was not injected, is a marker (and fabricated)."""
     extra: set[str] = set()
-    for n in names:
+    for n in filter(_named, names):
         n = n.strip()
-        if not n or re.fullmatch(_NUMBERED, n):
-            continue
         family = re.fullmatch(r"(.*?\D)\d+", n)
         extra.add(f"(?i:{re.escape(family.group(1))})\\d+" if family else f"(?i:{re.escape(n)})")
     named = sorted(extra, key=len, reverse=True)  # the longest first: "doc10" before "doc1"
@@ -56,6 +54,11 @@ def _syntax(names: tuple[str, ...] = ()) -> tuple[re.Pattern[str], re.Pattern[st
     )
     trailing = re.compile(rf"(?:[ \t]?(?:{group.pattern}))+")
     return group, trailing, re.compile(rf"(?P<marker>{name}){_PIN}")
+
+
+def _named(marker: str) -> bool:
+    """A marker name that is not numbered (``doc1``, not ``S1`` or ``1``): the parser must be told it."""
+    return bool(marker.strip()) and not re.fullmatch(_NUMBERED, marker.strip())
 
 
 def _markers_of(m: re.Match[str], names: tuple[str, ...]) -> tuple[list[str], tuple[int, int] | None]:
@@ -147,7 +150,7 @@ class AnswerInput:
     def knows(self, markers: Iterable[str]) -> bool:
         """Whether the answer was parsed knowing these injected marker names (numbered ones need
         no knowing): if not, parse it again with them (``parse_answer(a.data, markers=...)``)."""
-        return self.data is None or all(m in self.names or re.fullmatch(_NUMBERED, m) or not m.strip() for m in markers)
+        return self.data is None or all(m in self.names or not _named(m) for m in markers)
 
 
 def load_answer(source: str | bytes | Path | dict[str, Any], *, name: str = "answer") -> dict[str, Any]:

@@ -62,9 +62,7 @@ def render_text(report: Report, *, color: bool = False) -> str:
     s = report.summary()
     lines.append("")
     lines.append(f"{s['passed']}/{s['citations']} citations passed ({s['verified']} verified); ")
-    lines[-1] += f"coverage {s['coverage']:.0%} of asserting sentences cited"
-    if s["coverage"] < s["min_coverage"]:
-        lines[-1] += f", below the {s['min_coverage']:.0%} required"
+    lines[-1] += f"coverage {s['coverage']:.0%} of asserting sentences cited" + report.coverage_shortfall()
     for text in (x.text for x in report.sentences if x.asserting and not x.cited):
         lines.append(f"  uncited: {text}")
     return "\n".join(lines)

@@ -175,6 +175,11 @@ class Report:
         what ``--policy strict`` exits 0 on."""
         return not self.failed and self.coverage >= self.min_coverage
 
+    def coverage_shortfall(self) -> str:
+        """ ", below the 80% required" when the coverage is below ``min_coverage``, else "" (for the
+        text and HTML summaries)."""
+        return f", below the {self.min_coverage:.0%} required" if self.coverage < self.min_coverage else ""
+
     @property
     def coverage(self) -> float:
         asserting = [s for s in self.sentences if s.asserting]

@@ -309,18 +309,15 @@ class Verifier:
         parts = quote_parts(quote)
         seen: dict[str, Match] = {}
         hit = None
-        if len(parts) == 1:
-            hit = self._at_given_indices(cit, target, parts[0]) or self._best_in(parts[0], target.chunks, seen)
-        else:
-            hit = self._elided(parts, target.chunks)
+        hit = self._at_given_indices(cit, target, parts[0]) if len(parts) == 1 else None
+        hit = hit or self._find(parts, target.chunks, seen)
         inserted: list[str] = []
         if "[" in quote and (hit is None or any(m.kind != "exact" for m in hit[1])):
             # not found as written (or only near it): read its square brackets as the writer's marks;
             # the source's own brackets, "[Smith et al., 2020]", were found as written above
             edited = quote_parts(quote, writer_brackets=True)
             if edited != parts:
-                one = len(edited) == 1
-                better = self._best_in(edited[0], target.chunks) if one else self._elided(edited, target.chunks)
+                better = self._find(edited, target.chunks)
                 if better is not None and (hit is None or all(m.kind == "exact" for m in better[1])):
                     hit, inserted = better, _insertions(quote)
         if hit is not None:
@@ -484,6 +481,20 @@ class Verifier:
                 best = (c, m)
         return (best[0], [best[1]]) if best is not None else None
 
+    def _find(
+        self,
+        parts: list[str],
+        chunks: list[ChunkInfo],
+        seen: dict[str, Match] | None = None,
+        *,
+        elsewhere: bool = False,
+    ) -> tuple[ChunkInfo, list[Match]] | None:
+        """A quote's parts among chunks: one part as :meth:`_best_in` finds it, several in order in
+        one chunk (:meth:`_elided`)."""
+        if len(parts) == 1:
+            return self._best_in(parts[0], chunks, seen, elsewhere=elsewhere)
+        return self._elided(parts, chunks)
+
     def _elided(self, parts: list[str], chunks: list[ChunkInfo]) -> tuple[ChunkInfo, list[Match]] | None:
         """An elided quote (``"A … B"``): every part found, in order, in the same chunk."""
         for c in chunks:
@@ -559,7 +570,7 @@ class Verifier:
             return {"current_version": None, "found": False}
         parts = quote_parts(quote)
         chunks = self.lookup.version_chunks(current.version_id)
-        hit = self._best_in(parts[0], chunks, elsewhere=True) if len(parts) == 1 else self._elided(parts, chunks)
+        hit = self._find(parts, chunks, elsewhere=True)
         if hit is None:
             return {"current_version": current.version_no, "found": False}
         return {"current_version": current.version_no, "found": True, **self._found(hit[0], hit[1])}
