@@ -3,6 +3,7 @@ verified quote lands (raw characters, pages, boxes)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 from collections.abc import Iterator
@@ -16,6 +17,7 @@ from citeline.ingest.offsets import Normalized
 from citeline.store import IngestOptions, Store, ingest
 from citeline.store.records import ChunkInfo
 from citeline.verify import InputError, VerifyOptions, verify_answer
+from citeline.verify.lookup import joined_chunks
 from tests.conftest import PDF_FIXTURES, ROOT, truth
 
 SCHEMAS = ROOT / "verify" / "schema"
@@ -437,3 +439,119 @@ def test_answer_example_in_the_readme_matches_the_schema() -> None:
         jsonschema.validate(
             {"answer": "x", "sources": {}, "context": "ctx"}, json.loads((SCHEMAS / "answer.schema.json").read_text())
         )
+
+
+# ----------------------------------------------------------------------------- across two chunks
+
+PAPER = "two_column_paper.pdf"
+ACROSS = "a further 9 contained the “fi” or “fl” ligature. Errors were not evenly distributed across the assistants"
+
+
+def consecutive(store: Store, uri: str, ending: str) -> tuple[ChunkInfo, ChunkInfo]:
+    """The chunk whose text ends with ``ending`` and the one after it."""
+    chunks = list(store.iter_chunks(document=uri))
+    first = next(c for c in chunks if c.text.rstrip().endswith(ending))
+    return first, next(c for c in chunks if c.ordinal == first.ordinal + 1)
+
+
+def verified_across(store: Store, sources: dict[str, str], marker: str, quote: str) -> dict[str, Any]:
+    answer = {"answer": "x", "sources": sources, "citations": [{"marker": marker, "quote": quote}]}
+    report = verify_answer(store, answer, options=VerifyOptions(log=False)).as_json()
+    jsonschema.validate(report, json.loads((SCHEMAS / "report.schema.json").read_text()))
+    return report["citations"][0]  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("marker", ["S1", "S2"])
+def test_quote_running_on_into_the_next_injected_chunk_is_found_in_both(store: Store, marker: str) -> None:
+    first, second = consecutive(store, PAPER, "ligature.")
+    # neither chunk holds the quote alone: it runs over the paragraph break between them
+    assert "Errors were not" not in first.text
+    assert "a further 9" not in second.text
+    c = verified_across(store, {"S1": first.chunk_id, "S2": second.chunk_id}, marker, ACROSS)
+    assert (c["status"], c["passed"], c["marker"]) == ("verified", True, marker)
+    assert c["chunk_id"] == (first if marker == "S1" else second).chunk_id
+    assert f"runs on from S1 ({first.chunk_id}) into S2 ({second.chunk_id})" in c["reason"]
+    raw = store.raw_text(first.version_id)
+    (segment,) = c["segments"]
+    assert (c["range"]["start"], c["range"]["end"]) == (segment["start"], segment["end"])
+    assert first.raw_start < segment["start"] < first.raw_end <= second.raw_start < segment["end"] < second.raw_end
+    assert " ".join(raw[segment["start"] : segment["end"]].split()) == ACROSS.replace("fi", "ﬁ").replace("fl", "ﬂ")
+    assert c["text"] == raw[segment["start"] : segment["end"]]
+    assert c["pages"] == [2]
+    assert len(c["boxes"]) == 4  # the four lines the quote is on
+    assert c["flags"] == []  # its number, 9, is in the evidence read across both chunks
+
+
+def test_quote_running_on_into_a_chunk_the_model_never_saw_or_changed_is_not_verified(store: Store) -> None:
+    first, second = consecutive(store, PAPER, "ligature.")
+    alone = verified_across(store, {"S1": first.chunk_id}, "S1", ACROSS)
+    assert alone["status"] == "quote_not_found"
+    changed = verified_across(store, {"S1": first.chunk_id, "S2": second.chunk_id}, "S1", ACROSS.replace("9", "8"))
+    assert changed["status"] in ("quote_not_found", "quote_altered")
+    assert changed["passed"] is False
+    # a marker list after the quote: found across the two, reported under the first
+    answer = {
+        "answer": f'The study found that "{ACROSS}" [S1][S2].',
+        "sources": {"S1": first.chunk_id, "S2": second.chunk_id},
+    }
+    report = verify_answer(store, answer, options=VerifyOptions(log=False)).as_json()
+    assert [(x["marker"], x["status"]) for x in report["citations"]] == [("S1", "verified")]
+
+
+def test_joined_chunks_map_every_character_where_its_own_chunk_does(store: Store) -> None:
+    pairs = 0
+    for uri in (HANDBOOK, PAPER):
+        chunks = list(store.iter_chunks(document=uri))
+        for first, second in itertools.pairwise(chunks):
+            got = joined_chunks(first, second)
+            assert got is not None
+            joined, second_from, first_to = got
+            pairs += 1
+            assert joined.text[:first_to] == first.text
+            assert joined.text[second_from:] == second.text
+            assert joined.text[first_to:second_from].strip() == ""  # the paragraph break put back
+            for i in range(len(joined.text)):
+                if i < first_to:
+                    assert joined.map.source_of(i) == first.map.source_of(i)
+                elif i >= second_from:
+                    assert joined.map.source_of(i) == second.map.source_of(i - second_from)
+                else:  # the break stands for the raw characters between the two chunks
+                    gap = joined.map.source_of(i)
+                    assert first.raw_end - 1 <= gap.start < gap.end <= max(second.raw_start, first.raw_end)
+        assert joined_chunks(chunks[1], chunks[0]) is None  # not in reading order
+        assert joined_chunks(chunks[0], chunks[2]) is None  # not consecutive
+    assert pairs >= 10
+
+
+def test_quote_past_the_overlap_of_one_long_paragraph(tmp_path: Path) -> None:
+    # one paragraph of 40 sentences: its chunks overlap by whole sentences, and a quote of three
+    # sentences around a chunk end is in neither chunk alone
+    sentences = [f"Die Station {i} in Göteborg meldet {i * 7} Fähren und {i + 3} Brücken am Kai." for i in range(40)]
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "hafen.txt").write_text(" ".join(sentences) + "\n", encoding="utf-8")
+    with Store(f"sqlite:///{tmp_path / 'o.db'}") as s:
+        ingest(s, [docs], IngestOptions(workers=1))
+        chunks = list(s.iter_chunks(document="hafen.txt"))
+        assert len(chunks) >= 3
+        first, second = chunks[0], chunks[1]
+        assert second.clean_start < first.clean_end  # they overlap
+        joined, second_from, first_to = joined_chunks(first, second)  # type: ignore[misc]
+        assert joined.text == first.text + second.text[first_to - second_from :]
+        for i in range(len(joined.text)):
+            own = first.map.source_of(i) if i < first_to else second.map.source_of(i - second_from)
+            assert joined.map.source_of(i) == own
+        # from the last sentence before the overlap to the first one after it
+        last = max(k for k, t in enumerate(sentences) if t in first.text and t not in second.text)
+        after = min(k for k, t in enumerate(sentences) if t in second.text and t not in first.text)
+        assert after > last + 1  # at least one sentence in both
+        quote = " ".join(sentences[last : after + 1])
+        assert quote not in first.text
+        assert quote not in second.text
+        answer = {"answer": "x", "sources": {"S1": first.chunk_id, "S2": second.chunk_id}}
+        report = verify_answer(
+            s, {**answer, "citations": [{"marker": "S2", "quote": quote}]}, options=VerifyOptions(log=False)
+        ).as_json()
+        (c,) = report["citations"]
+        assert (c["status"], c["marker"], c["chunk_id"], c["flags"]) == ("verified", "S2", second.chunk_id, [])
+        assert s.raw_text(first.version_id)[c["range"]["start"] : c["range"]["end"]] == quote

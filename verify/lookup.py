@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from citeline.ingest.clean.lexicon import document_language
+from citeline.ingest.errors import MapError
 from citeline.ingest.extract.model import Geometry
-from citeline.ingest.offsets import Original
+from citeline.ingest.offsets import BLOCK, Normalized, OffsetMap, Original
 from citeline.store.records import ChunkInfo, PageInfo, VersionInfo
 from citeline.store.store import Store
 from citeline.verify.fold import Folded, fold
@@ -44,6 +45,7 @@ class Lookup:
         self._chunk_words: dict[str, frozenset[str]] = {}
         self._sources: dict[str, tuple[str, Geometry]] = {}
         self._pages: dict[int, list[PageInfo]] = {}
+        self._joined: dict[tuple[str, str], tuple[ChunkInfo, int, int] | None] = {}
 
     def trim(self) -> None:
         """Start over when the kept chunks exceed :data:`CHUNK_CACHE` (called between answers)."""
@@ -126,7 +128,68 @@ class Lookup:
         self._sources[chunk.chunk_id] = data  # most recently used last
         return data
 
+    def joined(self, first: ChunkInfo, second: ChunkInfo) -> tuple[ChunkInfo, int, int] | None:
+        """Two consecutive chunks read as one (:func:`joined_chunks`)."""
+        key = (first.chunk_id, second.chunk_id)
+        if key not in self._joined:
+            self._joined[key] = joined_chunks(first, second)
+        return self._joined[key]
+
     def pages(self, version_id: int) -> list[PageInfo]:
         if version_id not in self._pages:
             self._pages[version_id] = self.store.pages(version_id)
         return self._pages[version_id]
+
+
+def joined_chunks(first: ChunkInfo, second: ChunkInfo) -> tuple[ChunkInfo, int, int] | None:
+    """Two consecutive chunks of one version as one chunk, for a quote that runs from one into the
+    other: the second's repeat of the first's last sentences left out, the paragraph break between
+    them put back (as line breaks standing for the raw characters between the two). Returns the
+    joined chunk (id ``FIRST+SECOND``), where the second's text starts in it and where the first's
+    ends; ``None`` when the two do not follow each other in one version."""
+    if (
+        first.version_id != second.version_id
+        or second.ordinal != first.ordinal + 1
+        or not first.text
+        or not second.text
+        or second.clean_start < first.clean_start
+        or second.clean_end <= first.clean_end
+    ):
+        return None
+    runs = [(r.norm_start, r.norm_end, r.orig_start, r.orig_end, r.kind) for r in first.map.runs()]
+    head = len(first.text)
+    if second.clean_start <= first.clean_end:  # overlapping (the repeated sentences) or touching
+        cut, gap = first.clean_end - second.clean_start, ""
+    else:
+        cut, gap = 0, "\n" * (second.clean_start - first.clean_end)
+        raw_end = first.map.original_extent.end
+        lo, hi = (raw_end, second.raw_start) if second.raw_start > raw_end else (raw_end - 1, raw_end)
+        runs.append((head, head + len(gap), lo, hi, BLOCK))
+    shift = head + len(gap)
+    tail = second.map.slice(Normalized(cut, len(second.text)))
+    runs.extend((r.norm_start + shift, r.norm_end + shift, r.orig_start, r.orig_end, r.kind) for r in tail.runs())
+    try:
+        joined_map = OffsetMap(
+            runs, orig_start=first.map.original_extent.start, orig_end=second.map.original_extent.end
+        )
+    except MapError:  # the two do not follow each other in the raw stream
+        return None
+    joined = ChunkInfo(
+        chunk_id=f"{first.chunk_id}+{second.chunk_id}",
+        version_id=first.version_id,
+        document_uri=first.document_uri,
+        version_no=first.version_no,
+        is_current=first.is_current,
+        ordinal=first.ordinal,
+        text=first.text + gap + second.text[cut:],
+        text_sha256="",
+        content_sha256=first.content_sha256,
+        clean_start=first.clean_start,
+        clean_end=second.clean_end,
+        raw_start=first.raw_start,
+        raw_end=second.raw_end,
+        page_start=first.page_start,
+        page_end=second.page_end,
+        map=joined_map,
+    )
+    return joined, shift - cut, head

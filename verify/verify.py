@@ -6,9 +6,10 @@ For each citation, in order (:meth:`Verifier.check`):
    chunk (``unknown_chunk``); a marker list offers several chunks;
 2. **gates**: there must be a quote (``no_quote``), long enough to mean something (``too_short``;
    each part of an elided quote, ``"A … B"``, on its own);
-3. **search**: the quote is looked up in the cited chunk(s) (``verified``, ``verified_fuzzy``), then
-   in the other injected chunks and elsewhere in the same document (``misattributed``), and else
-   reported ``quote_altered`` (close, with the drift shown) or ``quote_not_found``;
+3. **search**: the quote is looked up in the cited chunk(s) (``verified``, ``verified_fuzzy``; a quote
+   running on into the next chunk, injected too, in the two read as one), then in the other injected
+   chunks and elsewhere in the same document (``misattributed``), and else reported
+   ``quote_altered`` (close, with the drift shown) or ``quote_not_found``;
 4. **flags**: numbers and negation of the claim (the clause around the quote) against the evidence,
    required terms, a superseded version (with the quote re-anchored in the current one, and
    ``stale_gone`` when it is not there), a location that disagrees with the one the answer gave, a
@@ -320,11 +321,20 @@ class Verifier:
                 better = self._find(edited, target.chunks)
                 if better is not None and (hit is None or all(m.kind == "exact" for m in better[1])):
                     hit, inserted = better, _insertions(quote)
+        across: tuple[ChunkInfo, ChunkInfo] | None = None
+        if hit is None or any(m.kind != "exact" for m in hit[1]):
+            # not in one cited chunk as written: perhaps it runs on into the next chunk
+            found = self._across(parts, target, injected)
+            if found is not None and (hit is None or all(m.kind == "exact" for m in found[0][1])):
+                hit, across = found[0], found[1:]
         if hit is not None:
             c, matches = hit
             best = min(matches, key=lambda m: m.score)
             result.marker = target.by_chunk.get(c.chunk_id, result.marker)
             result.chunk_id = c.chunk_id
+            if across is not None:
+                cited = next(x for x in across if x.chunk_id in target.by_chunk)
+                result.marker, result.chunk_id = target.by_chunk[cited.chunk_id], cited.chunk_id
             result.status = "verified" if all(m.kind == "exact" for m in matches) else "verified_fuzzy"
             result.score = best.score
             result.location = self._resolve(c, matches)
@@ -334,6 +344,11 @@ class Verifier:
             )
             if len(matches) > 1:
                 result.reason += f" ({len(matches)} parts, in order)"
+            if across is not None:
+                names = {cid: mk for mk, cid in injected.items()} | {v: k for k, v in target.by_chunk.items()}
+                result.reason += "; it runs on from {} into {}".format(
+                    *(f"{names[x.chunk_id]} ({x.chunk_id})" if x.chunk_id in names else x.chunk_id for x in across)
+                )
             if inserted:
                 result.reason += f"; the writer's insertions left out: {' '.join(inserted)}"
             if differences:
@@ -515,6 +530,37 @@ class Verifier:
             else:
                 return c, matches
         return None
+
+    def _across(
+        self, parts: list[str], target: _Target, injected: dict[str, str]
+    ) -> tuple[tuple[ChunkInfo, list[Match]], ChunkInfo, ChunkInfo] | None:
+        """A quote that runs from a cited chunk into the next one of its document, or into it from the
+        one before, when the model saw both (that chunk injected too, or, for a document citation,
+        any of its chunks): found in the two read as one text (:func:`joined_chunks`), and only
+        where it is in neither alone. Returns the hit in the joined chunk and the two chunks."""
+        seen = {c.chunk_id: c for c in target.chunks}
+        for cid in injected.values():
+            if cid not in seen and (c := self.lookup.chunk(cid)) is not None:
+                seen[cid] = c
+        by_place = {(c.version_id, c.ordinal): c for c in seen.values()}
+        pairs: dict[str, tuple[ChunkInfo, ChunkInfo, ChunkInfo, int, int]] = {}
+        for c in target.chunks:
+            for first, second in (
+                (by_place.get((c.version_id, c.ordinal - 1)), c),
+                (c, by_place.get((c.version_id, c.ordinal + 1))),
+            ):
+                if first is None or second is None:
+                    continue
+                got = self.lookup.joined(first, second)
+                if got is not None:
+                    pairs[got[0].chunk_id] = (got[0], first, second, got[1], got[2])
+        hit = self._find(parts, [p[0] for p in pairs.values()]) if pairs else None
+        if hit is None:
+            return None
+        _, first, second, second_from, first_to = pairs[hit[0].chunk_id]
+        if not (hit[1][0].start < second_from and hit[1][-1].end > first_to):
+            return None  # inside one of the two after all (searched there already)
+        return hit, first, second
 
     @staticmethod
     def _at_given_indices(cit: CitationInput, target: _Target, quote: str) -> tuple[ChunkInfo, list[Match]] | None:
