@@ -272,6 +272,28 @@ def test_a_label_floating_in_the_gutter_does_not_cut_the_columns() -> None:
     assert got == column_text(20, 0, 40) + column_text(20, 5, 40) + ["n = 12"]
 
 
+def test_a_line_reaching_into_a_gutter_widened_by_an_indented_abstract_stays_in_its_column() -> None:
+    """ACL's first page: the abstract is indented, so above the introduction the gutter is wide and
+    crossed only by the introduction's few lines; the page number below reaches into the right
+    column's edge. The last line of the left column ends a little into that wide strip, and must
+    still read before the right column (it was cut out as a full-width section of its own)."""
+    heading = "Guidelines for Human Evaluation of Faithfulness in Long-form Summaries"
+    title = glyphs(heading, 60, 60, 12)
+    abstract = column_text(20, 0, 24)
+    body = [*column_text(1, 9, 40), "standard for evaluating model-generated sum-"]
+    right = ["maries (Kryscinski, 2019; Fabbri, 2021; Müller) and", *column_text(40, 4, 40)]
+    got = texts(
+        page(
+            title,
+            *(glyphs(t, 70, 100 + 12 * k, 10) for k, t in enumerate(abstract)),
+            *(glyphs(t, 40, 376 + 12 * k, 10) for k, t in enumerate(body)),
+            *(glyphs(t, 300, 100 + 12 * k, 10) for k, t in enumerate(right)),
+            glyphs("1650", 282, 600, 10),
+        )
+    )
+    assert got == [heading, *abstract, *body, *right, "1650"]
+
+
 def test_hanging_labels_of_a_reference_list_belong_to_their_column() -> None:
     """The right column is a reference list: labels at its left edge, entries indented after them
     (arXiv's "[Mit97] M. Mitchell, ..."), 10 pt from the left column and up to 16 pt from their

@@ -282,9 +282,15 @@ def _gutter_split(
     best_start, best_width = _trim_to_empty_side(coverage, best_start, best_width, lowest, settings)
     g0 = a + best_start
     g1 = g0 + best_width
-    # a piece belongs to a side unless it crosses the middle of the gutter (lines may start or end a
-    # little inside it: hanging punctuation, a quote mark)
-    mid = (g0 + g1) / 2
+    # a piece belongs to a side unless it crosses the middle of the gutter's emptiest stretch (lines
+    # may start or end a little inside it: hanging punctuation, a quote mark; and a gutter that
+    # widens beside an indented passage, an abstract above a full-width column, is emptiest where
+    # the columns themselves stand apart)
+    run = coverage[best_start : best_start + best_width]
+    empty_from, empty_width = _widest_run(run, min(run) + 2)
+    if empty_width < settings.min_gutter:
+        empty_from, empty_width = 0, best_width
+    mid = g0 + empty_from + empty_width / 2
     left = [p for p in items if p.x1 <= mid]
     right = [p for p in items if p.x0 >= mid]
     crossing = [p for p in items if p.x0 < mid < p.x1]
