@@ -173,6 +173,18 @@ def test_two_column_papers_read_column_by_column(name: str, minimum: float) -> N
             "acl2018_N18-3011_literature_graph_2col.pdf",
             "The literature graph is a property graph with directed edges.",
         ),
+        # the abstract is indented, so the gutter above the introduction is wide: the left column's
+        # last line, reaching a little into it, still reads before the right column
+        (
+            "eacl2023_longeval_2col.pdf",
+            "Human judgments are considered the gold standard for evaluating model-generated summaries "
+            "(Kryscinski et al., 2019; Fabbri et al., 2021)",
+        ),
+        # pdfium hands out TeX's accent of "F¨arber" after the word: it goes back over its letter
+        (
+            "acl2020_s2orc_2col.pdf",
+            "and 54k papers at the time of writing). Saier and F¨arber (2019) is derived from arXiv",
+        ),
     ],
 )
 def test_sentences_that_once_broke_read_through(name: str, sentence: str, backend: str) -> None:

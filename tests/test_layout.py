@@ -18,6 +18,7 @@ from citeline.ingest.extract.layout import (
     words,
 )
 from citeline.ingest.extract.layout.lines import logical_order
+from citeline.ingest.extract.pdfium_glyphs import _accents_in_place
 from citeline.ingest.scripts import CJK_CHARS, MAYBE_RTL, is_cjk, is_rtl
 
 S = DEFAULT_SETTINGS
@@ -77,6 +78,19 @@ def test_sub_and_superscripts_stay_in_their_word() -> None:
     assert word.text == "FAx²"
     assert word.baseline == 100  # the line's baseline, not the script's
     assert word.xs == [100.0, 105.0, 105.0, 108.0, 108.0, 113.0, 113.0, 116.0]
+
+
+def test_pdfium_accents_handed_out_late_go_back_over_their_letter() -> None:
+    # pdfium's order for TeX's "J\"org M\"uller": each accent after its word
+    late = glyphs("Jorg", 100, 100, 10) + glyphs("¨", 106, 100, 10, advance=0.3)
+    late += glyphs("Muller", 130, 100, 10) + glyphs("¨", 136, 100, 10, advance=0.3)
+    late += glyphs("γ", 170, 100, 10) + glyphs("˜", 171, 97, 10, advance=0.3)  # a math accent, drawn after
+    late += glyphs("Zoe", 100, 114, 10) + glyphs("¨", 142, 100, 10, advance=0.3)  # over a letter of another line
+    got = _accents_in_place(late)
+    assert "".join(g.text for g in got) == "J¨orgM¨ullerγ˜Zoe¨"
+    assert sorted(got) == sorted(late)  # moved, never changed or lost
+    plain = glyphs("Jörg Müller", 100, 100, 10)
+    assert _accents_in_place(plain) is plain
 
 
 def test_a_glyph_drawn_twice_in_place_is_kept_once() -> None:

@@ -125,7 +125,40 @@ def _glyphs(tp: Any, count: int, transform: Transform, pdfium_c: Any) -> tuple[l
         add(new(Glyph, (ch, left, right, top, bottom, baseline, size, font, rotation, space)))
         space = False
         last_left, last_right, last_bottom = left, right, bottom
-    return out, unmapped
+    return _accents_in_place(out), unmapped
+
+
+#: Accents that TeX draws as glyphs of their own over a letter (``\"a`` in a font without "ä"):
+#: diaeresis, acute, grave, circumflex, tilde, macron, breve, dot, ring, cedilla, ogonek, caron,
+#: double acute.
+SPACING_ACCENTS = frozenset("¨´`^˜¯˘˙˚¸˛ˇ˝")
+#: How far back (glyphs) an accent is looked for its letter.
+_ACCENT_REACH = 80
+
+
+def _accents_in_place(glyphs: list[Glyph]) -> list[Glyph]:
+    """pdfium hands out some accents later than the content stream draws them (TeX's ``F\"arber`` as
+    ``Farber`` then ``¨``, sometimes at the end of the line), where pdfplumber has them in drawing
+    order, right before their letter. An accent left of the glyph before it on the same line goes
+    back to right before the letter it stands over, so both backends give the engine one order."""
+    if not any(g.text in SPACING_ACCENTS for g in glyphs):
+        return glyphs
+    out = list(glyphs)
+    for i in range(1, len(out)):
+        g = out[i]
+        if g.text not in SPACING_ACCENTS or g.x0 >= out[i - 1].x0:
+            continue
+        middle, tolerance = (g.x0 + g.x1) / 2, 0.5 * (g.size or g.bottom - g.top)
+        for k in range(i - 1, max(i - _ACCENT_REACH, 0) - 1, -1):
+            letter = out[k]
+            if abs(letter.baseline - g.baseline) > tolerance:
+                break  # another line: the accent stays where pdfium put it
+            if letter.x0 <= middle < letter.x1 and letter.text not in SPACING_ACCENTS:
+                del out[i]
+                out.insert(k, g._replace(space_before=letter.space_before))
+                out[k + 1] = letter._replace(space_before=False)
+                break
+    return out
 
 
 class _RunCalls:
