@@ -12,7 +12,8 @@ whole-document text; for the chunk rows, of the folded text of one chunk. Tools 
 citeline's cleaned text and its chunks with each backend, and the raw text of pdfplumber, pypdfium2,
 PyMuPDF, pypdf, pdfminer.six and kreuzberg. A peer that is not importable here is reported as not
 installed; a tool that raises on a PDF scores 0 on it and the error is kept. Overall share = intact /
-sampled sentences over all PDFs."""
+sampled sentences over all PDFs. The same count over *every* candidate sentence of every PDF is
+reported beside it (a finer measure, weighted by each PDF's length: a long PDF counts for more)."""
 
 from __future__ import annotations
 
@@ -95,9 +96,11 @@ def sentences_of(text: str) -> list[str]:
     return sorted(found)
 
 
-def reference_sentences(path: str | Path, limit: int = PER_PDF) -> list[str]:
-    """Up to ``limit`` reference sentences of one PDF, sampled with a seed taken from its file name."""
-    candidates = sentences_of(reference_text(path))
+def reference_sentences(path: str | Path, limit: int = PER_PDF, candidates: list[str] | None = None) -> list[str]:
+    """Up to ``limit`` reference sentences of one PDF (of its ``candidates``, read from pdftotext when
+    not given), sampled with a seed taken from its file name."""
+    if candidates is None:
+        candidates = sentences_of(reference_text(path))
     rng = random.Random(zlib.crc32(Path(path).name.encode("utf-8")))
     return rng.sample(candidates, min(limit, len(candidates)))
 
@@ -231,12 +234,14 @@ def run() -> dict[str, Any]:
             entry: dict[str, Any] = {"pages": pages, "tables": kinds.get(path.name) == "tables"}
             per_file[path.name] = entry
             try:
-                sentences = reference_sentences(path)
+                candidates = sentences_of(reference_text(path))
+                sentences = reference_sentences(path, candidates=candidates)
             except (subprocess.SubprocessError, OSError) as exc:
                 entry.update(sentences=0, reference_error=_error(exc))
                 print(f"   {path.name:45} reference failed: {entry['reference_error']}")
                 continue
             entry["sentences"] = len(sentences)
+            entry["every"] = len(candidates)
             if not sentences:
                 print(f"   {path.name:45} no reference sentences")
                 continue
@@ -264,12 +269,16 @@ def run() -> dict[str, Any]:
             for name in tools:
                 out = outputs[name]
                 if isinstance(out, BaseException):
-                    scores[name] = {"intact": 0, "error": _error(out), "missed": []}
+                    scores[name] = {"intact": 0, "intact_every": 0, "error": _error(out), "missed": []}
                     continue
                 ok = intact(sentences, out)
                 anywhere = [a or b for a, b in zip(anywhere, ok, strict=True)]
                 missed = [s for s, good in zip(sentences, ok, strict=True) if not good]
-                scores[name] = {"intact": sum(ok), "missed": missed[:EXAMPLES]}
+                scores[name] = {
+                    "intact": sum(ok),
+                    "intact_every": sum(intact(candidates, out)),
+                    "missed": missed[:EXAMPLES],
+                }
             entry["tools"] = scores
             # intact in at least one tool's text: the rest are sentences no tool reads as pdftotext
             # does (pdftotext's own merges of neighbouring columns, footers or cells)
@@ -283,8 +292,12 @@ def run() -> dict[str, Any]:
     # "sentences" there are a column's cells run together; citeline keeps rows as rows (a tab
     # between cells), which such a sentence cannot survive. Reported apart, never left out.
     prose_total = sum(e["sentences"] for e in per_file.values() if not e["tables"])
+    every_total = sum(e.get("every", 0) for e in per_file.values())
+    every_prose = sum(e.get("every", 0) for e in per_file.values() if not e["tables"])
     overall = {}
     for name in tools:
+        every = sum(e["tools"][name]["intact_every"] for e in per_file.values() if "tools" in e)
+        every_p = sum(e["tools"][name]["intact_every"] for e in per_file.values() if "tools" in e and not e["tables"])
         kept = sum(e["tools"][name]["intact"] for e in per_file.values() if "tools" in e)
         prose = sum(e["tools"][name]["intact"] for e in per_file.values() if "tools" in e and not e["tables"])
         errors = sum(1 for e in per_file.values() if "error" in e.get("tools", {}).get(name, {}))
@@ -293,6 +306,9 @@ def run() -> dict[str, Any]:
             "share": round(kept / total, 4) if total else None,
             "intact_without_table_pdfs": prose,
             "share_without_table_pdfs": round(prose / prose_total, 4) if prose_total else None,
+            "intact_every": every,
+            "share_every": round(every / every_total, 4) if every_total else None,
+            "share_every_without_table_pdfs": round(every_p / every_prose, 4) if every_prose else None,
             "seconds": round(seconds[name], 2),
             "errors": errors,
         }
@@ -310,6 +326,8 @@ def run() -> dict[str, Any]:
         "files_with_sentences": sum(1 for e in per_file.values() if e["sentences"]),
         "sentences": total,
         "sentences_without_table_pdfs": prose_total,
+        "every_sentence": every_total,
+        "every_sentence_without_table_pdfs": every_prose,
         "table_pdfs": sorted(n for n, e in per_file.items() if e["tables"]),
         "reference": _pdftotext_version(),
         "versions": {name: _version(dist) for name, (_, dist, _) in installed.items()},
@@ -328,13 +346,15 @@ def markdown(r: dict[str, Any]) -> str:
     tools = list(r["overall"])
     lines = [
         f"| sentence fidelity ({r['sentences']} pdftotext sentences, {r['files_with_sentences']} PDFs) "
-        f"| intact | share | without the {len(r['table_pdfs'])} table PDFs | seconds | errors |",
-        "|---|---|---|---|---|---|",
+        f"| intact | share | without the {len(r['table_pdfs'])} table PDFs "
+        f"| every sentence ({r['every_sentence']}) | every, without tables | seconds | errors |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     lines += [
         f"| {k} | {v['intact']}/{r['sentences']} | **{v['share']:.1%}** | "
         f"{v['intact_without_table_pdfs']}/{r['sentences_without_table_pdfs']} "
-        f"**{v['share_without_table_pdfs']:.1%}** | {v['seconds']} | {v['errors']} |"
+        f"**{v['share_without_table_pdfs']:.1%}** | {v['intact_every']} **{v['share_every']:.1%}** | "
+        f"{v['share_every_without_table_pdfs']:.1%} | {v['seconds']} | {v['errors']} |"
         for k, v in r["overall"].items()
     ]
     if "any_tool" in r:
@@ -342,7 +362,7 @@ def markdown(r: dict[str, Any]) -> str:
         lines += [
             f"| (intact in at least one tool's text) | {c['intact']}/{r['sentences']} | {c['share']:.1%} | "
             f"{c['intact_without_table_pdfs']}/{r['sentences_without_table_pdfs']} "
-            f"{c['share_without_table_pdfs']:.1%} | | |"
+            f"{c['share_without_table_pdfs']:.1%} | | | | |"
         ]
     if r["not_installed"]:
         lines += ["", f"* not installed: {', '.join(r['not_installed'])}"]

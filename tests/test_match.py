@@ -73,6 +73,15 @@ def test_fold_properties(text: str) -> None:
         ("the pages show", "the page show", ["substituted"]),  # inflection changes the word
         ("agreement along raters", "agreement among raters", ["substituted"]),  # a real word
         ("they were paid", "them were paid", ["substituted"]),
+        # two edits or more are another word, however alike: a prefix, an antonym, a compound
+        ("it discourages the use", "it encourages the use", ["substituted"]),
+        ("the decreased difficulty", "the increased difficulty", ["substituted"]),
+        ("reduces intra-annotator variance", "reduces inter-annotator variance", ["substituted"]),
+        ("a feasible plan", "a infeasible plan", ["substituted"]),
+        ("the majority vote", "the minority vote", ["substituted"]),
+        # one slip (a transposition, a dropped letter) in a similar word stays a typo
+        ("potential sloutions", "potential solutions", ["typo"]),
+        ("the accomodation costs", "the accommodation costs", ["typo"]),
         ("不属于", "也属于", ["negation"]),
         ("审议本次", "审动产次", ["substituted", "substituted"]),  # CJK: every character is a word
     ],
@@ -148,6 +157,31 @@ def test_a_passage_repeated_in_two_chunks_is_aligned_once() -> None:
     empty: AlignmentMemo = {}
     assert locate(quote, one, memo=empty) == locate(quote, one)
     assert not empty
+
+
+@pytest.mark.parametrize(
+    ("quote", "chunk"),
+    [
+        (
+            "like most existing LMs that are fine-tuning based",
+            "Unlike most existing LMs that are fine-tuning based, ours",
+        ),
+        ("resident alien if you qualify as a resident", "a nonresident alien if you qualify as a resident"),
+        ("effectively connected with a U.S. trade", "income that is noneffectively connected with a U.S. trade"),
+        ("Prüfungen dauern dreißig Tag", "Die Prüfungen dauern dreißig Tage"),  # cut inside the last word
+    ],
+)
+def test_a_quote_starting_or_ending_inside_a_source_word_is_not_exact(quote: str, chunk: str) -> None:
+    m = locate(quote, chunk)
+    assert m.kind != "exact"
+    assert not (m.kind == "fuzzy" and not m.differences)
+
+
+def test_a_quote_inside_text_without_spaces_is_exact_at_any_character() -> None:
+    chunk = "本公司董事会及全体董事保证本报告所载资料不存在任何虚假记载"
+    m = locate("全体董事保证本报告所载资料", chunk)
+    assert m.kind == "exact"
+    assert chunk[m.start : m.end] == "全体董事保证本报告所载资料"
 
 
 def test_a_quote_ending_at_a_kept_hyphen_is_exact() -> None:

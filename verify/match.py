@@ -15,11 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz
-from rapidfuzz.distance import Levenshtein, ScoreAlignment
+from rapidfuzz.distance import OSA, Levenshtein, ScoreAlignment
 
 from citeline.ingest.clean import lexicon
 from citeline.ingest.offsets import Normalized
-from citeline.ingest.scripts import CJK_LETTERS
+from citeline.ingest.scripts import CJK_LETTERS, is_cjk
 from citeline.verify.fold import UNMAPPED, Folded, fold
 
 #: Minimum fuzzy score (rapidfuzz ``fuzz.ratio`` of quote and aligned span, 0-100) for
@@ -189,7 +189,8 @@ def _classify_pair(q: str, s: str, vocabulary: frozenset[str], lang: str | None 
     its own (one the document uses, or a function word) and the source's word is a word of the
     language too ("held" for "help", "then" for "than"), or the two are one word inflected; so "th"
     for "the", "ou" for "you", "GU" for "GNU" are typos, whichever side has the noise; then the
-    document's own words and a similarity threshold decide."""
+    document's own words decide, and one slip (an edit or a transposition) in a similar word is a
+    typo."""
     dq, ds = _DIGITS.findall(q), _DIGITS.findall(s)
     if dq != ds:
         if not (dq and ds) and ocr_normal(q) == ocr_normal(s):
@@ -209,8 +210,10 @@ def _classify_pair(q: str, s: str, vocabulary: frozenset[str], lang: str | None 
         return Difference("typo", q, s)  # one character of noise in a word
     if q in vocabulary or q in FUNCTION_WORDS or q in NUMBER_WORDS or _inflected(q, s):
         return Difference("number" if number_word else "substituted", q, s)  # a real word, not a typo
-    if min(len(q), len(s)) >= 4 and fuzz.ratio(q, s) >= TYPO_RATIO:
-        return Difference("typo", q, s)  # "tihrd" is a typo of "third", not another number
+    if min(len(q), len(s)) >= 4 and fuzz.ratio(q, s) >= TYPO_RATIO and OSA.distance(q, s) <= 1:
+        # one slip ("tihrd" for "third", "recieved"): a typo, not another number; two edits or more
+        # make another word ("decreased" for "increased", "intra-" for "inter-", "unlike" for "like")
+        return Difference("typo", q, s)
     return Difference("number" if number_word else "substituted", q, s)
 
 
@@ -494,16 +497,25 @@ def tokens(folded_text: str) -> list[str]:
 
 
 def _find_word_aligned(haystack: str, needle: str) -> int:
-    """First occurrence that starts and ends on word boundaries, else the first occurrence."""
-    first = at = haystack.find(needle)
+    """First occurrence that starts and ends on word boundaries (-1 when there is none): a quote
+    that starts or ends inside a word is not found as written ("like most LMs" inside "unlike most
+    LMs", "resident alien" inside "nonresident alien"). In scripts written without spaces
+    (Chinese, Japanese) every character boundary is a word boundary."""
+    at = haystack.find(needle)
     while at >= 0:
-        before_ok = at == 0 or not (haystack[at - 1].isalnum() and needle[0].isalnum())
         after = at + len(needle)
-        after_ok = after == len(haystack) or not (haystack[after].isalnum() and needle[-1].isalnum())
-        if before_ok and after_ok:
+        if _boundary(haystack, at, needle[0], before=True) and _boundary(haystack, after, needle[-1], before=False):
             return at
         at = haystack.find(needle, at + 1)
-    return first
+    return -1
+
+
+def _boundary(text: str, at: int, edge: str, *, before: bool) -> bool:
+    """Whether ``text`` has a word boundary at ``at`` next to the needle's ``edge`` character."""
+    if at == 0 if before else at == len(text):
+        return True
+    other = text[at - 1] if before else text[at]
+    return not (other.isalnum() and edge.isalnum()) or is_cjk(other) or is_cjk(edge)
 
 
 def drift(chunk_text: str, match: Match, quote: str, *, folded_quote: str | None = None) -> str:
