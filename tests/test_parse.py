@@ -36,6 +36,8 @@ B = "“A field deployment study (N=6) ran for two weeks”"
         ('It states "Prüfungen dauern dreißig Tage" [S1][S2].', [(("S1", "S2"), "Prüfungen dauern dreißig Tage")]),
         ('It states "Prüfungen dauern dreißig Tage" [S1, S2].', [(("S1", "S2"), "Prüfungen dauern dreißig Tage")]),
         ('It states "Prüfungen dauern dreißig Tage" [1] and [2].', [(("1", "2"), "Prüfungen dauern dreißig Tage")]),
+        # a marker written in lower case is the same marker
+        ('It states "Prüfungen dauern dreißig Tage" [s1].', [(("s1",), "Prüfungen dauern dreißig Tage")]),
         # two quotes before one marker: both cite it
         (
             'Both "the 65th session" and "model 9130A ships in the 1920s style" agree [S3].',

@@ -22,7 +22,7 @@ MAX_ANSWER_BYTES = 5 * 1024 * 1024
 # Markers, as models write them: [S1], [1], [S1, S2], [S1; S2], [1][2], 【1】, 【3†source】, a
 # footnote reference [^1], [Source 1], a line range after a dagger [S1†L3-L5], a page pinpoint
 # [S1, p. 3], [S1 pp. 3-4], and in parentheses with the S or Source prefix: (S1), (S1, S2).
-_NUMBERED = r"S?\d+"
+_NUMBERED = r"[Ss]?\d+"
 _PREFIX = r"(?:\^|(?i:source|src)\s*)?"
 #: what may follow a marker inside its brackets: a dagger note, or a page pinpoint (group "page")
 _PIN = r"(?:†[^\]】)]*|\s*[,:]?\s*(?i:pp?\.|pages?)\s*(?P<page>\d+)(?:\s*[-–]\s*(?P<last>\d+))?)?"
