@@ -345,7 +345,7 @@ class Verifier:
             if len(matches) > 1:
                 result.reason += f" ({len(matches)} parts, in order)"
             if across is not None:
-                names = {cid: mk for mk, cid in injected.items()} | {v: k for k, v in target.by_chunk.items()}
+                names = {cid: mk for mk, cid in injected.items()} | target.by_chunk
                 result.reason += "; it runs on from {} into {}".format(
                     *(f"{names[x.chunk_id]} ({x.chunk_id})" if x.chunk_id in names else x.chunk_id for x in across)
                 )
