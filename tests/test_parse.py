@@ -36,6 +36,18 @@ B = "“A field deployment study (N=6) ran for two weeks”"
         ('It states "Prüfungen dauern dreißig Tage" [S1][S2].', [(("S1", "S2"), "Prüfungen dauern dreißig Tage")]),
         ('It states "Prüfungen dauern dreißig Tage" [S1, S2].', [(("S1", "S2"), "Prüfungen dauern dreißig Tage")]),
         ('It states "Prüfungen dauern dreißig Tage" [1] and [2].', [(("1", "2"), "Prüfungen dauern dreißig Tage")]),
+        # a marker range is every marker in it; "Source:" and "Sources" prefixes are markers too
+        ('It states "Prüfungen dauern dreißig Tage" [S1–S3].', [(("S1", "S2", "S3"), "Prüfungen dauern dreißig Tage")]),
+        ('It states "Prüfungen dauern dreißig Tage" [2-4].', [(("2", "3", "4"), "Prüfungen dauern dreißig Tage")]),
+        (
+            'It states "Prüfungen dauern dreißig Tage" (Source: S2).',
+            [(("Source: S2",), "Prüfungen dauern dreißig Tage")],
+        ),
+        (
+            'It states "Prüfungen dauern dreißig Tage" [Sources 1, 3].',
+            [(("Sources 1", "3"), "Prüfungen dauern dreißig Tage")],
+        ),
+        ('It states "Prüfungen dauern dreißig Tage" [S1, pp. 3-5].', [(("S1",), "Prüfungen dauern dreißig Tage")]),
         # a marker written in lower case is the same marker
         ('It states "Prüfungen dauern dreißig Tage" [s1].', [(("s1",), "Prüfungen dauern dreißig Tage")]),
         # two quotes before one marker: both cite it
@@ -205,6 +217,8 @@ def test_anthropic_blocks_claim_their_own_text() -> None:
         ("Source 2", "2", True),
         ("source S2", "[S2]", True),
         ("Sourcebook 2", "2", False),
+        ("Source: S2", "S2", True),
+        ("Sources 3", "3", True),
     ],
 )
 def test_marker_equivalence(a: str, b: str, same: bool) -> None:

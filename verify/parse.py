@@ -23,7 +23,7 @@ MAX_ANSWER_BYTES = 5 * 1024 * 1024
 # footnote reference [^1], [Source 1], a line range after a dagger [S1†L3-L5], a page pinpoint
 # [S1, p. 3], [S1 pp. 3-4], and in parentheses with the S or Source prefix: (S1), (S1, S2).
 _NUMBERED = r"[Ss]?\d+"
-_PREFIX = r"(?:\^|(?i:source|src)\s*)?"
+_PREFIX = r"(?:\^|(?i:sources?|src)\s*:?\s*)?"
 #: what may follow a marker inside its brackets: a dagger note, or a page pinpoint (group "page")
 _PIN = r"(?:†[^\]】)]*|\s*[,:]?\s*(?i:pp?\.|pages?)\s*(?P<page>\d+)(?:\s*[-–]\s*(?P<last>\d+))?)?"
 
@@ -44,9 +44,9 @@ def _syntax(names: tuple[str, ...] = ()) -> tuple[re.Pattern[str], re.Pattern[st
     pin = _PIN.replace("?P<page>", "?:").replace("?P<last>", "?:")  # no named groups in a group
     name = "(?:" + "|".join([f"{_PREFIX}{_NUMBERED}", *named]) + ")"
     item = name + pin
-    sep = r"\s*[,;]\s*"
+    sep = r"\s*(?:[,;]|[-–—])\s*"  # a list, or a range ("[S1–S3]")
     # in parentheses, a bare number is a list's numbering ("(1)"): only prefixed or named markers
-    paren_item = "(?:" + "|".join([r"(?i:source)\s*S?\d+", r"S\d+", *named]) + ")" + pin
+    paren_item = "(?:" + "|".join([r"(?i:sources?)\s*:?\s*S?\d+", r"S\d+", *named]) + ")" + pin
     group = re.compile(
         rf"\[\s*({item}(?:{sep}{item})*)\s*\]"
         rf"|\(\s*({paren_item}(?:{sep}{paren_item})*)\s*\)"
@@ -67,14 +67,34 @@ def _markers_of(m: re.Match[str], names: tuple[str, ...]) -> tuple[list[str], tu
     inside = next(g for g in m.groups() if g is not None)
     found: list[str] = []
     pages = None
+    last_end, last = 0, ""
     for item in _syntax(names)[2].finditer(inside):
         marker = item.group("marker").strip()
-        if marker not in found:
-            found.append(marker)
+        between = inside[last_end : item.start()]
+        for each in _range(last, marker) if last and re.search("[-–—]", between) else [marker]:
+            if each not in found:
+                found.append(each)
+        last_end, last = item.end(), marker
         if item.group("page"):
             first = int(item.group("page"))
             pages = (first, max(first, int(item.group("last") or first)))
     return found, pages if len(found) == 1 else None
+
+
+#: A marker range names at most this many markers ("[S1–S4]"); a longer one is its two ends.
+MAX_RANGE = 20
+
+
+def _range(first: str, last: str) -> list[str]:
+    """The markers from ``first`` to ``last`` (``S1``, ``S3`` -> ``S1, S2, S3``), written as
+    ``first`` is; just ``last`` when the two are not numbers of one kind."""
+    a, b = re.fullmatch(r"(\D*?)(\d+)", first), re.fullmatch(r"(\D*?)(\d+)", last)
+    if a is None or b is None or marker_key(a.group(1) + "1") != marker_key(b.group(1) + "1"):
+        return [last]
+    lo, hi = int(a.group(2)), int(b.group(2))
+    if not 0 < hi - lo <= MAX_RANGE:
+        return [last]
+    return [f"{a.group(1)}{n}" for n in range(lo + 1, hi + 1)]
 
 
 _QUOTED = re.compile(r"“([^”]+)”|\"([^\"]+)\"|„([^“”]+)[“”]|«\s*([^»]+?)\s*»")
@@ -380,7 +400,7 @@ def marker_key(marker: str) -> str:
     number too, so ``[S1]``, ``S1``, ``s1`` and ``1`` are one marker (answers often drop the prefix
     the prompt used), as are a footnote's ``^1`` and ``Source 1``. The one place this is decided."""
     m = marker.strip().strip("[]【】()").strip()
-    m = re.sub(r"^(?:\^|(?:source|src)\s*)(?=S?\d+$)", "", m, flags=re.IGNORECASE)
+    m = re.sub(r"^(?:\^|(?:sources?|src)\s*:?\s*)(?=S?\d+$)", "", m, flags=re.IGNORECASE)
     if m[:1] in "Ss" and m[1:].isdigit():
         m = m[1:]
     return m.casefold()
