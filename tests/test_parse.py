@@ -48,6 +48,12 @@ B = "“A field deployment study (N=6) ran for two weeks”"
             [(("Sources 1", "3"), "Prüfungen dauern dreißig Tage")],
         ),
         ('It states "Prüfungen dauern dreißig Tage" [S1, pp. 3-5].', [(("S1",), "Prüfungen dauern dreißig Tage")]),
+        # a bracketed pair of numbers from 0 is an interval, not markers
+        ("The parameter t ranges over [0, 1] in the definition [S1].", [(("S1",), None)]),
+        (
+            'Sources numbered from zero: "Prüfungen dauern dreißig Tage" [0].',
+            [(("0",), "Prüfungen dauern dreißig Tage")],
+        ),
         # a marker written in lower case is the same marker
         ('It states "Prüfungen dauern dreißig Tage" [s1].', [(("s1",), "Prüfungen dauern dreißig Tage")]),
         # two quotes before one marker: both cite it

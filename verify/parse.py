@@ -434,6 +434,8 @@ def _marker_groups(
         if any(qs < m.start() and m.end() < qe and not _ends(text, m.end(), qe) for qs, qe in quoted):
             continue
         found, pages = _markers_of(m, names)
+        if len(found) == 2 and found[0] == "0" and "0" not in names and found[1].isdigit():
+            continue  # an interval ("[0, 1]", "[0, 255]"), not two sources: none is numbered 0
         if groups and _GROUP_GAP.fullmatch(text, groups[-1][1], m.start()):
             start, _, listed, _ = groups[-1]
             groups[-1] = (start, m.end(), listed + [t for t in found if t not in listed], None)
