@@ -146,6 +146,28 @@ def test_a_number_in_the_claim_but_not_the_quote_fails_the_citation(store: Store
     assert c["passed"] is True
 
 
+@pytest.mark.parametrize(
+    "lead",
+    [
+        "Section 4 of the handbook says",
+        "Table 8 (Übersicht) states",
+        "Laut Abschnitt 3.2 und Bemerkung 2 gilt:",
+        "Definition 20:",
+        "As § 5 puts it,",
+    ],
+)
+def test_the_number_of_a_part_of_the_document_states_no_quantity(store: Store, lead: str) -> None:
+    chunk = chunk_of(store, "Claims are not reimbursed after 90 days.")
+    answer = {"answer": f'{lead} "Claims are not reimbursed after 90 days" [S1].', "sources": {"S1": chunk}}
+    (c,) = run(store, answer)["citations"]
+    assert (c["status"], c["flags"], c["passed"]) == ("verified", [], True)
+    # a quantity beside the label still counts
+    answer["answer"] = f'{lead} within 120 days: "Claims are not reimbursed after 90 days" [S1].'
+    (c,) = run(store, answer)["citations"]
+    assert "numeric_mismatch" in c["flags"]
+    assert c["passed"] is False
+
+
 # ----------------------------------------------------------------------------- ellipses and page breaks
 
 

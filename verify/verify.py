@@ -83,13 +83,24 @@ _WORDS = re.compile(r"[^\W_]+")
 _WORD_TOKEN = re.compile(r"[^\W_]+(?:[.,][^\W_]+)*")
 
 
+#: Words that number a part of a document: the number after them names where something is
+#: ("Table 8 shows …", "Definition 20:", "Satz 3.5"), it states no quantity.
+_LABELLED = re.compile(
+    r"(?<![^\W\d_])(?:table|tab|figure|fig|section|sec|chapter|ch|appendix|definition|def|theorem|"
+    r"lemma|proposition|prop|corollary|remark|example|equation|eq|point|step|item|paragraph|para|"
+    r"article|art|page|pp?|§|tabelle|abbildung|abb|kapitel|abschnitt|satz|bemerkung|beispiel|seite|"
+    r"tableau|chapitre|théorème|définition|remarque|exemple)\.?\s*\(?\d+(?:[.,]\d+)*[a-z]?\)?(?![\w])"
+)
+
+
 def _stated_numbers(said: str, evidence: str) -> set[str]:
-    """The numbers ``said`` states, leaving out a digit that OCR put into a word: a token of letters
-    and digits ("c1aims", "0ut") that is, under OCR confusions, a word of the evidence without a
-    digit ("claims") is that word misread, not a number. "65th", "9130a" and "10" stay numbers."""
+    """The numbers ``said`` states, leaving out the numbers of parts of the document ("Table 8",
+    "Definition 20") and a digit that OCR put into a word: a token of letters and digits ("c1aims",
+    "0ut") that is, under OCR confusions, a word of the evidence without a digit ("claims") is that
+    word misread, not a number. "65th", "9130a" and "10" stay numbers."""
     plain = None
     out: set[str] = set()
-    for token in _WORD_TOKEN.findall(said):
+    for token in _WORD_TOKEN.findall(_LABELLED.sub(" ", said)):
         found = _NUMBER.findall(token)
         if not found:
             continue
@@ -683,8 +694,11 @@ class Verifier:
         said = _without(cit.claim, cit.other_quotes) if cit.claim else cit.quote or ""
         lang = self.lookup.language(chunk.version_id)
         stated = {_ungrouped(n, lang) for n in _stated_numbers(fold(said).text, folded_evidence)}
-        if stated - {_ungrouped(n, lang) for n in _NUMBER.findall(folded_evidence)}:
+        absent = stated - {_ungrouped(n, lang) for n in _NUMBER.findall(folded_evidence)}
+        if absent:
             result.flags.append("numeric_mismatch")
+            verb = "is" if len(absent) == 1 else "are"
+            result.reason += f"; the claim's {', '.join(sorted(absent))} {verb} not in the quote's sentence"
         if cit.claim and _negated(said) != _negated(_scope_around(chunk.text, matches[0].start, matches[-1].end)):
             result.flags.append("negation_mismatch")
         missing = [t for t in cit.required_terms if fold(t).text not in folded_evidence]
