@@ -436,6 +436,23 @@ def test_clause_around_a_quote(text: str, quote: str, clause: str) -> None:
             True,
         ),
         ("Fees are waived; claims are not reimbursed.", "claims are", True),
+        # a relative clause on the subject is not the polarity of the verb the quote opens with ...
+        (
+            "Income that is not effectively connected with a U.S. trade is subject to the flat 30% rate.",
+            "is subject to the flat 30% rate",
+            False,
+        ),
+        ("Leistungen, die nicht beantragt wurden, werden erstattet.", "werden erstattet", False),
+        # ... but the subject's own negation is, and one inside the quote
+        ("No income that is effectively connected is subject to the flat rate.", "is subject to the flat rate", True),
+        ("Income that is connected is not subject to the flat rate.", "is not subject to the flat rate", True),
+        # another predicate joined after the quote has its own polarity
+        (
+            "These models are targeted towards sentence-level objectives and do not leverage citations.",
+            "These models are targeted towards sentence-level objectives",
+            False,
+        ),
+        ("Die Kasse zahlt die Brille und übernimmt die Gläser nicht.", "Die Kasse zahlt die Brille", False),
     ],
 )
 def test_the_negations_that_apply_to_a_quote(text: str, quote: str, negated: bool) -> None:

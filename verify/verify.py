@@ -977,6 +977,18 @@ _SUBORDINATORS = frozenset(
     """.split()
 )
 _WORD = re.compile(r"[^\W\d_]+(?:['’]t)?")
+#: words that join another predicate or clause: a negation after one is that predicate's
+_COORDINATORS = frozenset("and but or nor und aber oder sondern et mais ou ni y pero o".split())
+#: words that open a relative clause on a subject
+_RELATIVES = frozenset("that which who whom whose der die das welcher welche welches qui que dont".split())
+#: finite verbs a clause's predicate starts with (a quote opening with one holds the clause's verb)
+_FINITE_VERBS = frozenset(
+    """
+    is are was were be has have had will would shall should may might must can could does do did
+    ist sind war waren wird werden hat haben hatte hatten kann können muss müssen darf dürfen soll sollen
+    est sont était étaient sera seront a ont avait avaient peut peuvent doit doivent
+    """.split()
+)
 
 
 def _scope_around(text: str, start: int, end: int) -> str:
@@ -990,12 +1002,21 @@ def _scope_around(text: str, start: int, end: int) -> str:
     first = _WORD.search(before)
     if first and first.group().lower() in _SUBORDINATORS and "," in before:
         before = before[before.rindex(",") + 1 :]
+    opening = _WORD.search(quoted)
+    if opening and opening.group().lower() in _FINITE_VERBS:
+        # the quote holds the clause's verb, so what stands before it is the subject: a relative
+        # clause on it ("Income that is not effectively connected … | is subject to …") is not the
+        # quote's polarity; the subject's own words ("No income …") are
+        relative = next((m for m in _WORD.finditer(before) if m.group().lower() in _RELATIVES), None)
+        if relative is not None:
+            before = before[: relative.start()]
     tail = []
     if quoted.rstrip().endswith((".", "!", "?")):
         after = ""  # the quote ends its sentence: what follows is another one
     for m in re.finditer(r"[,.!?;]|" + _WORD.pattern, after):
-        if m.group() in ",.!?;" or m.group().lower() in _SUBORDINATORS:
-            break
+        word = m.group().lower()
+        if m.group() in ",.!?;" or word in _SUBORDINATORS or word in _COORDINATORS:
+            break  # a subordinate clause, or another predicate ("… objectives and do not leverage")
         tail.append(m.group())
     return before + quoted + " " + " ".join(tail)
 
