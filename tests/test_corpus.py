@@ -180,6 +180,12 @@ def test_two_column_papers_read_column_by_column(name: str, minimum: float) -> N
             "Human judgments are considered the gold standard for evaluating model-generated summaries "
             "(Kryscinski et al., 2019; Fabbri et al., 2021)",
         ),
+        # the last page's right column of references stops early: still a column, not table cells
+        (
+            "chi2023ws_beyond_summarization_2col.pdf",
+            "Threddy: An Interactive System for Personalized Thread-based Exploration and Organization of "
+            "Scientific Literature.",
+        ),
         # pdfium hands out TeX's accent of "F¨arber" after the word: it goes back over its letter
         (
             "acl2020_s2orc_2col.pdf",

@@ -308,6 +308,21 @@ def test_a_line_reaching_into_a_gutter_widened_by_an_indented_abstract_stays_in_
     assert got == [heading, *abstract, *body, *right, "1650"]
 
 
+def test_a_short_last_column_is_a_column_not_the_cells_of_a_table() -> None:
+    """The last page of a reference list: the left column runs down the page, the right one stops
+    after ten lines (under a sixth of the page's text). Both are columns, read one after the other,
+    not rows of a table with a tab between the columns."""
+    left = column_text(60, 0, 48)
+    right = ["[33] Kevin Yang, Nanyun Peng, Yuandong Tian", *column_text(9, 5, 40)]
+    got = texts(
+        page(
+            *(glyphs(t, 40, 100 + 11 * k, 9) for k, t in enumerate(left)),
+            *(glyphs(t, 330, 100 + 11 * k, 9) for k, t in enumerate(right)),
+        )
+    )
+    assert got == [*left, *right]
+
+
 def test_hanging_labels_of_a_reference_list_belong_to_their_column() -> None:
     """The right column is a reference list: labels at its left edge, entries indented after them
     (arXiv's "[Mit97] M. Mitchell, ..."), 10 pt from the left column and up to 16 pt from their

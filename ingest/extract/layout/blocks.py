@@ -394,11 +394,11 @@ def _trim_to_empty_side(
 
 
 def _is_text_column(side: list[Piece], total: int, settings: LayoutSettings) -> bool:
-    """Enough text, on at least three lines, in pieces long enough to be lines of text (a table's
-    columns hold short cells)."""
-    if sum(p.chars for p in side) < settings.min_side_share * total:
-        return False
-    if len({round(p.baseline) for p in side}) < 3:
+    """Enough text (a share of the region's, or a column's worth of lines: the short last column
+    of a reference list), on at least three lines, in pieces long enough to be lines of text (a
+    table's columns hold short cells)."""
+    rows = len({round(p.baseline) for p in side})
+    if rows < 3 or (sum(p.chars for p in side) < settings.min_side_share * total and rows < settings.min_side_lines):
         return False
     # the median words per piece, weighted by characters: a column's lines outweigh a figure's labels
     counts = sorted((_word_count(p), p.chars) for p in side)

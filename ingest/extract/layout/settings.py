@@ -40,6 +40,8 @@ class LayoutSettings:
     #: a gutter is at least this wide (points) and leaves this share of the glyphs on each side
     min_gutter: float = 5.0
     min_side_share: float = 0.15
+    #: ... or at least this many lines (a short last column)
+    min_side_lines: int = 8
     #: at most this share of the glyphs may cross a gutter (titles, full-width lines)
     max_spanning_share: float = 0.4
     #: bins crossed by at most this share of glyphs more than the emptiest one still count as gutter
