@@ -54,6 +54,11 @@ B = "“A field deployment study (N=6) ran for two weeks”"
             'Sources numbered from zero: "Prüfungen dauern dreißig Tage" [0].',
             [(("0",), "Prüfungen dauern dreißig Tage")],
         ),
+        (
+            'It states "Prüfungen dauern dreißig Tage" [Document 2].',
+            [(("Document 2",), "Prüfungen dauern dreißig Tage")],
+        ),
+        ('It states "Prüfungen dauern dreißig Tage" (Doc 3).', [(("Doc 3",), "Prüfungen dauern dreißig Tage")]),
         # a marker written in lower case is the same marker
         ('It states "Prüfungen dauern dreißig Tage" [s1].', [(("s1",), "Prüfungen dauern dreißig Tage")]),
         # two quotes before one marker: both cite it
@@ -225,6 +230,8 @@ def test_anthropic_blocks_claim_their_own_text() -> None:
         ("Sourcebook 2", "2", False),
         ("Source: S2", "S2", True),
         ("Sources 3", "3", True),
+        ("Document 1", "S1", True),
+        ("doc 2", "2", True),
     ],
 )
 def test_marker_equivalence(a: str, b: str, same: bool) -> None:

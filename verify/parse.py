@@ -23,7 +23,7 @@ MAX_ANSWER_BYTES = 5 * 1024 * 1024
 # footnote reference [^1], [Source 1], a line range after a dagger [S1†L3-L5], a page pinpoint
 # [S1, p. 3], [S1 pp. 3-4], and in parentheses with the S or Source prefix: (S1), (S1, S2).
 _NUMBERED = r"[Ss]?\d+"
-_PREFIX = r"(?:\^|(?i:sources?|src)\s*:?\s*)?"
+_PREFIX = r"(?:\^|(?i:sources?|src)\s*:?\s*|(?i:documents?|docs?)\s*:?\s+)?"
 #: what may follow a marker inside its brackets: a dagger note, or a page pinpoint (group "page")
 _PIN = r"(?:†[^\]】)]*|\s*[,:]?\s*(?i:pp?\.|pages?)\s*(?P<page>\d+)(?:\s*[-–]\s*(?P<last>\d+))?)?"
 
@@ -46,7 +46,12 @@ def _syntax(names: tuple[str, ...] = ()) -> tuple[re.Pattern[str], re.Pattern[st
     item = name + pin
     sep = r"\s*(?:[,;]|[-–—])\s*"  # a list, or a range ("[S1–S3]")
     # in parentheses, a bare number is a list's numbering ("(1)"): only prefixed or named markers
-    paren_item = "(?:" + "|".join([r"(?i:sources?)\s*:?\s*S?\d+", r"S\d+", *named]) + ")" + pin
+    paren_item = (
+        "(?:"
+        + "|".join([r"(?i:sources?)\s*:?\s*S?\d+", r"(?i:documents?|docs?)\s*:?\s+\d+", r"S\d+", *named])
+        + ")"
+        + pin
+    )
     group = re.compile(
         rf"\[\s*({item}(?:{sep}{item})*)\s*\]"
         rf"|\(\s*({paren_item}(?:{sep}{paren_item})*)\s*\)"
@@ -400,7 +405,7 @@ def marker_key(marker: str) -> str:
     number too, so ``[S1]``, ``S1``, ``s1`` and ``1`` are one marker (answers often drop the prefix
     the prompt used), as are a footnote's ``^1`` and ``Source 1``. The one place this is decided."""
     m = marker.strip().strip("[]【】()").strip()
-    m = re.sub(r"^(?:\^|(?:sources?|src)\s*:?\s*)(?=S?\d+$)", "", m, flags=re.IGNORECASE)
+    m = re.sub(r"^(?:\^|(?:sources?|src)\s*:?\s*|(?:documents?|docs?)\s*:?\s+)(?=S?\d+$)", "", m, flags=re.IGNORECASE)
     if m[:1] in "Ss" and m[1:].isdigit():
         m = m[1:]
     return m.casefold()
