@@ -294,7 +294,11 @@ def _gutter_split(
     left = [p for p in items if p.x1 <= mid]
     right = [p for p in items if p.x0 >= mid]
     crossing = [p for p in items if p.x0 < mid < p.x1]
-    if not _is_text_column(left, total, settings) or not _is_text_column(right, total, settings):
+    # a side with little of the text is a column only when nothing crosses the gutter (the short
+    # last column of a reference list), not when lines run across it (a table's narrow first column
+    # above a two-column body)
+    short_ok = sum(p.chars for p in crossing) <= settings.gutter_slack * total
+    if not _is_text_column(left, total, settings, short_ok) or not _is_text_column(right, total, settings, short_ok):
         return None
     # a narrow piece crossing the gutter with both columns running on above and below it floats (a
     # figure label); anything else crossing it cuts the columns into sections (a title, a caption)
@@ -393,12 +397,16 @@ def _trim_to_empty_side(
     return start, width
 
 
-def _is_text_column(side: list[Piece], total: int, settings: LayoutSettings) -> bool:
-    """Enough text (a share of the region's, or a column's worth of lines: the short last column
-    of a reference list), on at least three lines, in pieces long enough to be lines of text (a
-    table's columns hold short cells)."""
+def _is_text_column(side: list[Piece], total: int, settings: LayoutSettings, short_ok: bool = False) -> bool:
+    """Enough text (a share of the region's, or with ``short_ok`` a column's worth of lines: the
+    short last column of a reference list), on at least three lines, in pieces long enough to be
+    lines of text (a table's columns hold short cells)."""
     rows = len({round(p.baseline) for p in side})
-    if rows < 3 or (sum(p.chars for p in side) < settings.min_side_share * total and rows < settings.min_side_lines):
+    if rows < 3:
+        return False
+    if sum(p.chars for p in side) < settings.min_side_share * total and not (
+        short_ok and rows >= settings.min_side_lines
+    ):
         return False
     # the median words per piece, weighted by characters: a column's lines outweigh a figure's labels
     counts = sorted((_word_count(p), p.chars) for p in side)
