@@ -59,6 +59,12 @@ B = "“A field deployment study (N=6) ran for two weeks”"
             [(("Document 2",), "Prüfungen dauern dreißig Tage")],
         ),
         ('It states "Prüfungen dauern dreißig Tage" (Doc 3).', [(("Doc 3",), "Prüfungen dauern dreißig Tage")]),
+        # Chinese and Japanese corner brackets are quote marks
+        (
+            "报告称「所有董事均已出席了审议本次季报的董事会会议」[S1]。",
+            [(("S1",), "所有董事均已出席了审议本次季报的董事会会议")],
+        ),
+        ("『全体董事保证本报告所载资料』とある [2]。", [(("2",), "全体董事保证本报告所载资料")]),
         # a marker written in lower case is the same marker
         ('It states "Prüfungen dauern dreißig Tage" [s1].', [(("s1",), "Prüfungen dauern dreißig Tage")]),
         # two quotes before one marker: both cite it

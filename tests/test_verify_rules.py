@@ -408,6 +408,15 @@ def test_clause_around_a_quote(text: str, quote: str, clause: str) -> None:
     assert _clause_around(text, start, start + len(quote)) == clause
 
 
+def test_words_of_scripts_without_spaces_count_two_characters_each() -> None:
+    from citeline.verify.verify import _word_count
+
+    assert _word_count("所有董事均已出席了审议本次季报的董事会会议") == 11  # not one word: never too short
+    assert _word_count("claims are not reimbursed") == 4
+    assert _word_count("本公司 report 2018") == 4
+    assert _word_count("中文") == 1
+
+
 @pytest.mark.parametrize(
     ("text", "quote", "negated"),
     [

@@ -11,6 +11,7 @@ or a negation, makes it ``altered`` (shown, counted as not found) when the align
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -177,6 +178,13 @@ def _real_word(word: str, lang: str) -> bool:
     return len(word) >= REAL_WORD_LENGTH and lexicon.zipf(lang)(word) >= REAL_WORD_ZIPF
 
 
+def _unaccented(word: str) -> str:
+    """``word`` without its combining accents (é -> e, ü -> u; ß and ø stay)."""
+    if word.isascii():
+        return word
+    return "".join(ch for ch in unicodedata.normalize("NFD", word) if not unicodedata.combining(ch))
+
+
 def _common_word(word: str, lang: str) -> bool:
     return len(word) >= REAL_WORD_LENGTH + 1 and lexicon.zipf(lang)(word) >= COMMON_WORD_ZIPF
 
@@ -198,6 +206,8 @@ def _classify_pair(q: str, s: str, vocabulary: frozenset[str], lang: str | None 
         return Difference("number", q, s)
     if ocr_normal(q) == ocr_normal(s) or _wildcard_match(q, s):
         return Difference("typo", q, s)  # OCR confusion, or an unmapped glyph standing for letters
+    if _unaccented(q) == _unaccented(s):
+        return Difference("typo", q, s)  # accents dropped or added ("Gagne" for "Gagné", "a" for "à")
     if _NUMBER.match(q) or _NUMBER.match(s) or (q in NUMBER_WORDS and s in NUMBER_WORDS):
         return Difference("number", q, s)  # the same digits with another currency or unit
     if _is_negation(q) != _is_negation(s) or (_is_negation(q) and q != s):

@@ -102,7 +102,7 @@ def _range(first: str, last: str) -> list[str]:
     return [f"{a.group(1)}{n}" for n in range(lo + 1, hi + 1)]
 
 
-_QUOTED = re.compile(r"“([^”]+)”|\"([^\"]+)\"|„([^“”]+)[“”]|«\s*([^»]+?)\s*»")
+_QUOTED = re.compile(r"“([^”]+)”|\"([^\"]+)\"|„([^“”]+)[“”]|«\s*([^»]+?)\s*»|「([^」]+)」|『([^』]+)』")
 
 
 @dataclass(frozen=True, slots=True)

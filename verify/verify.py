@@ -35,7 +35,9 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import ScoreAlignment
 
 from citeline.ingest.extract.files import sha256_file
+from citeline.ingest.extract.layout.blocks import CJK_CHARS_PER_WORD
 from citeline.ingest.offsets import Normalized, Original
+from citeline.ingest.scripts import is_cjk
 from citeline.store.errors import NotFound
 from citeline.store.records import ChunkInfo, VersionInfo
 from citeline.store.store import Store
@@ -91,6 +93,16 @@ _LABELLED = re.compile(
     r"article|art|page|pp?|§|tabelle|abbildung|abb|kapitel|abschnitt|satz|bemerkung|beispiel|seite|"
     r"tableau|chapitre|théorème|définition|remarque|exemple)\.?\s*\(?\d+(?:[.,]\d+)*[a-z]?\)?(?![\w])"
 )
+
+
+def _word_count(text: str) -> int:
+    """Words of ``text``; in scripts written without spaces (Chinese, Japanese), a word for every
+    two characters, as the layout counts them (a run of them is not one word)."""
+    n = 0
+    for w in _WORDS.findall(text):
+        cjk = sum(1 for ch in w if is_cjk(ch))
+        n += (cjk + 1) // CJK_CHARS_PER_WORD + (1 if cjk < len(w) else 0)
+    return n
 
 
 def _stated_numbers(said: str, evidence: str) -> set[str]:
@@ -302,7 +314,7 @@ class Verifier:
             return "no_quote", "the sentence cites this marker but quotes nothing to check"
         for part in quote_parts(cit.quote):
             folded = _folded_quote(part)
-            words = len(_WORDS.findall(folded))
+            words = _word_count(folded)
             if len(folded) < self.options.min_chars or words < self.options.min_words:
                 what = "quote" if part == cit.quote.strip() else f"the quoted part {part!r}"
                 return "too_short", (
