@@ -408,6 +408,26 @@ def test_clause_around_a_quote(text: str, quote: str, clause: str) -> None:
     assert _clause_around(text, start, start + len(quote)) == clause
 
 
+def test_a_number_the_source_spells_out_is_the_claims_number(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "brief.txt").write_text(
+        "Many a family is dependent upon the thirteen dollars a month. Die Kasse zahlt zwölf Monate lang.\n",
+        encoding="utf-8",
+    )
+    with Store(f"sqlite:///{tmp_path / 'n.db'}") as s:
+        ingest(s, [docs], IngestOptions(workers=1))
+        (chunk,) = s.iter_chunks(document="brief.txt")
+        for claim, passed in (("13 dollars a month", True), ("14 dollars a month", False)):
+            answer = {
+                "answer": f'Families lived on {claim}: "Many a family is dependent upon the thirteen dollars" [S1].',
+                "sources": {"S1": chunk.chunk_id},
+            }
+            (c,) = verify_answer(s, answer, options=VerifyOptions(log=False)).as_json()["citations"]
+            assert (c["status"], c["passed"]) == ("verified", passed), c["reason"]
+            assert ("numeric_mismatch" in c["flags"]) is not passed
+
+
 def test_words_of_scripts_without_spaces_count_two_characters_each() -> None:
     from citeline.verify.verify import _word_count
 

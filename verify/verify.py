@@ -95,6 +95,19 @@ _LABELLED = re.compile(
 )
 
 
+#: Numbers the evidence may spell out: the claim's "13 dollars" is the source's "thirteen dollars".
+_SPELLED = {
+    w: str(n)
+    for ws in (
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen twenty",
+        "null eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf",
+        "zéro un deux trois quatre cinq six sept huit neuf dix onze douze",
+    )
+    for n, w in enumerate(ws.split())
+} | {w: str(10 * k) for k, w in enumerate("thirty forty fifty sixty seventy eighty ninety hundred".split(), 3)}
+
+
 def _word_count(text: str) -> int:
     """Words of ``text``; in scripts written without spaces (Chinese, Japanese), a word for every
     two characters, as the layout counts them (a run of them is not one word)."""
@@ -706,7 +719,9 @@ class Verifier:
         said = _without(cit.claim, cit.other_quotes) if cit.claim else cit.quote or ""
         lang = self.lookup.language(chunk.version_id)
         stated = {_ungrouped(n, lang) for n in _stated_numbers(fold(said).text, folded_evidence)}
-        absent = stated - {_ungrouped(n, lang) for n in _NUMBER.findall(folded_evidence)}
+        present = {_ungrouped(n, lang) for n in _NUMBER.findall(folded_evidence)}
+        present |= {_SPELLED[w] for w in _WORDS.findall(folded_evidence) if w in _SPELLED}
+        absent = stated - present
         if absent:
             result.flags.append("numeric_mismatch")
             verb = "is" if len(absent) == 1 else "are"
