@@ -15,6 +15,10 @@ import unicodedata
 CJK_LETTERS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
 
 
+#: Characters per word in scripts written without spaces (Chinese, Japanese): what a run of them
+#: counts as words (the layout telling a column of text from a table's cells, verify's length gate).
+CJK_CHARS_PER_WORD = 2
+
 #: The characters :func:`is_cjk` accepts, as a regex character range (to count them in C).
 CJK_CHARS = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef\U00020000-\U0002fa1f"
 

@@ -9,6 +9,7 @@ citations (:mod:`citeline.verify.verify`) only asks; it never decides what is ke
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 
 from citeline.ingest.clean.lexicon import document_language
@@ -174,21 +175,13 @@ def joined_chunks(first: ChunkInfo, second: ChunkInfo) -> tuple[ChunkInfo, int, 
         )
     except MapError:  # the two do not follow each other in the raw stream
         return None
-    joined = ChunkInfo(
+    joined = dataclasses.replace(  # the first's place and version, running to the second's end
+        first,
         chunk_id=f"{first.chunk_id}+{second.chunk_id}",
-        version_id=first.version_id,
-        document_uri=first.document_uri,
-        version_no=first.version_no,
-        is_current=first.is_current,
-        ordinal=first.ordinal,
         text=first.text + gap + second.text[cut:],
         text_sha256="",
-        content_sha256=first.content_sha256,
-        clean_start=first.clean_start,
         clean_end=second.clean_end,
-        raw_start=first.raw_start,
         raw_end=second.raw_end,
-        page_start=first.page_start,
         page_end=second.page_end,
         map=joined_map,
     )

@@ -522,9 +522,14 @@ def _find_word_aligned(haystack: str, needle: str) -> int:
 
 def _boundary(text: str, at: int, edge: str, *, before: bool) -> bool:
     """Whether ``text`` has a word boundary at ``at`` next to the needle's ``edge`` character."""
-    if at == 0 if before else at == len(text):
-        return True
-    other = text[at - 1] if before else text[at]
+    if before:
+        if at == 0:
+            return True
+        other = text[at - 1]
+    else:
+        if at == len(text):
+            return True
+        other = text[at]
     return not (other.isalnum() and edge.isalnum()) or is_cjk(other) or is_cjk(edge)
 
 

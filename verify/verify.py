@@ -35,9 +35,8 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import ScoreAlignment
 
 from citeline.ingest.extract.files import sha256_file
-from citeline.ingest.extract.layout.blocks import CJK_CHARS_PER_WORD
 from citeline.ingest.offsets import Normalized, Original
-from citeline.ingest.scripts import is_cjk
+from citeline.ingest.scripts import CJK_CHARS_PER_WORD, is_cjk
 from citeline.store.errors import NotFound
 from citeline.store.records import ChunkInfo, VersionInfo
 from citeline.store.store import Store

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from citeline.ingest.extract.glyphs import Rule
 from citeline.ingest.extract.layout.lines import LineKind, Piece, TextLine, group_rows, make_line
 from citeline.ingest.extract.layout.settings import LayoutSettings
-from citeline.ingest.scripts import is_cjk
+from citeline.ingest.scripts import CJK_CHARS_PER_WORD, is_cjk
 
 #: Columns are searched at most this many levels deep (a four-column page needs two, and a band cut
 #: off by a horizontal gap one more).
@@ -416,11 +416,6 @@ def _is_text_column(side: list[Piece], total: int, settings: LayoutSettings, sho
         if acc >= half:
             return words >= settings.min_column_words
     return False
-
-
-#: Characters per word in scripts written without spaces (Chinese, Japanese): what a line of them
-#: counts as words when telling a column of text from a table's cells.
-CJK_CHARS_PER_WORD = 2
 
 
 def _word_count(p: Piece) -> float:
