@@ -271,12 +271,14 @@ def run() -> dict[str, Any]:
                 if isinstance(out, BaseException):
                     scores[name] = {"intact": 0, "intact_every": 0, "error": _error(out), "missed": []}
                     continue
-                ok = intact(sentences, out)
+                # the sample is drawn from the candidates: one substring test each, the text folded once
+                every = dict(zip(candidates, intact(candidates, out), strict=True))
+                ok = [every[s] for s in sentences]
                 anywhere = [a or b for a, b in zip(anywhere, ok, strict=True)]
                 missed = [s for s, good in zip(sentences, ok, strict=True) if not good]
                 scores[name] = {
                     "intact": sum(ok),
-                    "intact_every": sum(intact(candidates, out)),
+                    "intact_every": sum(every.values()),
                     "missed": missed[:EXAMPLES],
                 }
             entry["tools"] = scores
