@@ -112,7 +112,17 @@ _LINES_OF_VERSION = (
     .where(m.Line.version_id == bindparam("version_id"))
     .order_by(m.Line.raw_start)
 )
-_LINES_OVERLAPPING = _LINES_OF_VERSION.where(m.Line.raw_start < bindparam("end"), m.Line.raw_end > bindparam("start"))
+# A version's lines follow each other in the raw stream without overlapping, so the first line that can
+# overlap a span is the last one starting at or before it: an index seek for it bounds the range scan
+# from below (without it, a span late in a long document scans every line before it).
+_FIRST_LINE_START = (
+    select(func.coalesce(func.max(m.Line.raw_start), 0))
+    .where(m.Line.version_id == bindparam("version_id"), m.Line.raw_start <= bindparam("start"))
+    .scalar_subquery()
+)
+_LINES_OVERLAPPING = _LINES_OF_VERSION.where(
+    m.Line.raw_start < bindparam("end"), m.Line.raw_end > bindparam("start"), m.Line.raw_start >= _FIRST_LINE_START
+)
 
 
 class Store:

@@ -217,6 +217,15 @@ def test_corpus_ingests_end_to_end_with_every_chunk_offset_intact(tmp_path: Path
         assert all(rows[u]["primary_kind"] in ("broken", "encrypted") for u in failed), failed
         assert summary.count("added") >= 30
         assert check_all_chunks(store) == summary.chunks > 1000
+        # a version's lines follow each other in the raw stream without overlapping: the store's
+        # look-up of the lines under a span relies on it
+        overlapping = store.sql(
+            "SELECT count(*) FROM (SELECT raw_start, LAG(raw_end) OVER "
+            "(PARTITION BY version_id ORDER BY raw_start) AS previous_end FROM lines) AS t "
+            "WHERE raw_start < previous_end"
+        )[1]
+        assert overlapping[0][0] == 0
+        assert store.sql("SELECT count(*) FROM lines")[1][0][0] > 10_000
         # the scans without a text layer gained text by OCR, and `show` lists their OCR pages
         scans = [
             r["file"] for r in rows.values() if r["primary_kind"] == "scanned" and "ocr-layer" not in r["kind_tags"]

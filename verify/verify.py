@@ -36,7 +36,7 @@ from rapidfuzz.distance import ScoreAlignment
 
 from citeline.ingest.extract.files import sha256_file
 from citeline.ingest.offsets import Normalized, Original
-from citeline.ingest.scripts import CJK_CHARS_PER_WORD, is_cjk
+from citeline.ingest.scripts import CJK_CHARS, CJK_CHARS_PER_WORD
 from citeline.store.errors import NotFound
 from citeline.store.records import ChunkInfo, VersionInfo
 from citeline.store.store import Store
@@ -81,6 +81,7 @@ THRESHOLD_RANGE = (50.0, 100.0)
 
 _NUMBER = re.compile(r"(?<![\d.,])\d+(?:[.,]\d+)*(?![\d])")
 _WORDS = re.compile(r"[^\W_]+")
+_CJK = re.compile(f"[{CJK_CHARS}]")
 _WORD_TOKEN = re.compile(r"[^\W_]+(?:[.,][^\W_]+)*")
 
 
@@ -110,9 +111,12 @@ _SPELLED = {
 def _word_count(text: str) -> int:
     """Words of ``text``; in scripts written without spaces (Chinese, Japanese), a word for every
     two characters, as the layout counts them (a run of them is not one word)."""
+    words = _WORDS.findall(text)
+    if _CJK.search(text) is None:  # nearly every quote: no character to count one by one
+        return len(words)
     n = 0
-    for w in _WORDS.findall(text):
-        cjk = sum(1 for ch in w if is_cjk(ch))
+    for w in words:
+        cjk = len(_CJK.findall(w))
         n += (cjk + 1) // CJK_CHARS_PER_WORD + (1 if cjk < len(w) else 0)
     return n
 
