@@ -428,6 +428,54 @@ def test_a_number_the_source_spells_out_is_the_claims_number(tmp_path: Path) -> 
             assert ("numeric_mismatch" in c["flags"]) is not passed
 
 
+@pytest.mark.parametrize(
+    ("claim", "passed"),
+    [
+        ("For twelve months", True),  # the source's "zwölf Monate" is twelve months
+        ("For eleven months", False),  # a number word of the claim is checked like digits
+        ("For twenty-five days", True),  # a tens word and a unit are one number
+        ("For twenty-six days", False),
+        ("In two hundred cases", True),  # a run with a scale states no number word by word
+        ("One of the rules", True),  # "one" is as often a pronoun
+        ("On 07/06/2023", True),  # a date as the French source writes it, "7 juin 2023"
+        ("On 08/06/2023", False),
+        ("On 7 June 2023", True),
+        ("On 7 August 2023", False),  # the month differs
+        ("In a survey of 162 papers", True),  # the sentence before the quote's gives the number
+        ("In a survey of 163 papers", False),
+        ("It may take 3 weeks", True),  # "may" is no month here
+    ],
+)
+def test_numbers_a_claim_spells_or_dates_or_takes_from_the_sentence_before(
+    tmp_path: Path, claim: str, passed: bool
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "brief.txt").write_text(
+        "Die Kasse zahlt zwölf Monate lang. Die Frist beträgt 25 Tage. Der Vertrag wurde am 7 juin 2023 "
+        "in 200 Fällen unterzeichnet, nach 3 Wochen. We surveyed 162 papers. 73% of these papers cite "
+        "the rules of the Ärztekammer.\n",
+        encoding="utf-8",
+    )
+    quote = {
+        "months": "Die Kasse zahlt zwölf Monate lang",
+        "days": "Die Frist beträgt 25 Tage",
+        "cases": "Der Vertrag wurde am 7 juin 2023 in 200 Fällen unterzeichnet",
+        "papers": "73% of these papers cite the rules of the Ärztekammer",
+    }
+    words = claim.lower().split()
+    which = "months" if "months" in words else "days" if "days" in words else "papers" if "papers" in words else "cases"
+    if claim.startswith("One"):
+        which = "months"
+    with Store(f"sqlite:///{tmp_path / 'n.db'}") as s:
+        ingest(s, [docs], IngestOptions(workers=1))
+        (chunk,) = s.iter_chunks(document="brief.txt")
+        answer = {"answer": f'{claim}, "{quote[which]}" [S1].', "sources": {"S1": chunk.chunk_id}}
+        (c,) = verify_answer(s, answer, options=VerifyOptions(log=False)).as_json()["citations"]
+        assert (c["status"], c["passed"]) == ("verified", passed), c["reason"]
+        assert ("numeric_mismatch" in c["flags"]) is not passed
+
+
 def test_words_of_scripts_without_spaces_count_two_characters_each() -> None:
     from citeline.verify.verify import _word_count
 

@@ -106,6 +106,28 @@ _SPELLED = {
     )
     for n, w in enumerate(ws.split())
 } | {w: str(10 * k) for k, w in enumerate("thirty forty fifty sixty seventy eighty ninety hundred".split(), 3)}
+#: Number words that are as often another word ("one of them", "un", "null hypothesis", "neuf" for
+#: new, "ein"): the evidence's count, but a claim's is not taken for a number it states.
+_SPELLED_AMBIGUOUS = frozenset("one un une ein eine null neuf zero zéro".split())
+#: Words that scale or compose a number word next to them ("two hundred", "drei Millionen"): such
+#: a run states a number the claim's words do not spell one by one, so none of them is taken.
+_NUMBER_SCALES = frozenset(
+    "hundred hundreds thousand thousands million millions billion billions trillion dozen dozens hundert "
+    "tausend million millionen milliarde milliarden cent cents mille millier milliers milliard milliards".split()
+)
+_TENS = frozenset("twenty thirty forty fifty sixty seventy eighty ninety".split())
+#: Month names (English, German, French): in a date they are its month's number ("7 juin 2023" is
+#: "07/06/2023"), counted only next to a number ("may" and "march" are verbs too).
+_MONTHS = {
+    w: str(n)
+    for ws in (
+        "january february march april may june july august september october november december",
+        "januar februar märz april mai juni juli august september oktober november dezember",
+        "janvier février mars avril mai juin juillet août septembre octobre novembre décembre",
+        "jan feb mar apr may jun jul aug sep oct nov dec",
+    )
+    for n, w in enumerate(ws.split(), 1)
+} | {"sept": "9", "jänner": "1"}
 
 
 def _word_count(text: str) -> int:
@@ -141,6 +163,50 @@ def _stated_numbers(said: str, evidence: str) -> set[str]:
     return out
 
 
+def _spelled_numbers(folded: str, *, claim: bool) -> set[str]:
+    """The numbers a folded text spells out: number words (a tens word and a unit after it as one:
+    "twenty-five" is 25) and month names next to a number. A claim's are those it surely states:
+    not a word that is as often another word (:data:`_SPELLED_AMBIGUOUS`), nor one of a run with a
+    scale ("two hundred"), which the words do not spell one by one; the evidence counts every one
+    (what it spells may back a claim's digits)."""
+    words = _WORDS.findall(folded)
+    out: set[str] = set()
+    for i, w in enumerate(words):
+        before, after = words[i - 1] if i else "", words[i + 1] if i + 1 < len(words) else ""
+        if w in _MONTHS and _in_a_date(w, before, after):
+            out.add(_MONTHS[w])
+        if w not in _SPELLED:
+            continue
+        if w in _TENS and after in _SPELLED and int(_SPELLED[after]) < 10:
+            out.add(str(int(_SPELLED[w]) + int(_SPELLED[after])))  # "twenty-five"
+            if claim:
+                continue
+        if claim:
+            composed = (
+                (before in _TENS and int(_SPELLED[w]) < 10)
+                or (w in _NUMBER_SCALES and (before in _SPELLED or before[:1].isdigit()))
+                or after in _NUMBER_SCALES
+            )
+            if w in _SPELLED_AMBIGUOUS or composed:
+                continue
+        out.add(_SPELLED[w])
+    return out
+
+
+#: Month names that are other words too ("it may", "march on", "Mars"): a date only between two
+#: numbers or next to a year.
+_MONTHS_AMBIGUOUS = frozenset("may mar march mars".split())
+
+
+def _in_a_date(month: str, before: str, after: str) -> bool:
+    """Whether a month name between the words ``before`` and ``after`` is a date's month: next to
+    a year ("June 2023"), between two numbers ("7 juin 2023", "June 7, 2023"), or, unless the name
+    is another word too, next to a day ("7 June")."""
+    year = (len(before) == 4 and before.isdigit()) or (len(after) == 4 and after.isdigit())
+    days = [w for w in (before, after) if w.isdigit() and len(w) <= 2]
+    return year or len(days) == 2 or (bool(days) and month not in _MONTHS_AMBIGUOUS)
+
+
 #: Languages whose thousands separator is a comma (decimals take a point); the others group
 #: thousands with a point (or a space) and take a comma for decimals.
 _COMMA_GROUPING = frozenset({"en", "zh", "ja", "ko"})
@@ -152,7 +218,8 @@ def _ungrouped(number: str, lang: str) -> str:
     "3200" (and "3,200" stays a decimal). A separator groups thousands only before exactly three
     digits."""
     group = "," if lang in _COMMA_GROUPING else "."
-    return re.sub(rf"(?<=\d){re.escape(group)}(?=\d{{3}}(?!\d))", "", number)
+    plain = re.sub(rf"(?<=\d){re.escape(group)}(?=\d{{3}}(?!\d))", "", number)
+    return plain.lstrip("0") if plain.isdigit() and len(plain) > 1 and plain.strip("0") else plain
 
 
 #: An ellipsis in a quote: the model left something out.
@@ -721,10 +788,15 @@ class Verifier:
         folded_evidence = fold(evidence).text
         said = _without(cit.claim, cit.other_quotes) if cit.claim else cit.quote or ""
         lang = self.lookup.language(chunk.version_id)
-        stated = {_ungrouped(n, lang) for n in _stated_numbers(fold(said).text, folded_evidence)}
-        present = {_ungrouped(n, lang) for n in _NUMBER.findall(folded_evidence)}
-        present |= {_SPELLED[w] for w in _WORDS.findall(folded_evidence) if w in _SPELLED}
-        absent = stated - present
+        folded_said = fold(said).text
+        stated = {_ungrouped(n, lang) for n in _stated_numbers(folded_said, folded_evidence)}
+        stated |= _spelled_numbers(folded_said, claim=True)
+        absent = stated - _quantities(folded_evidence, lang)
+        if absent:
+            # a number the sentence before or after the quote's gives ("We surveyed 162 papers.
+            # 73% of these …"): the quote's sentence refers to it
+            context = fold(_sentences_around(chunk.text, *_neighbour_span(chunk.text, matches))).text
+            absent -= _quantities(context, lang)
         if absent:
             result.flags.append("numeric_mismatch")
             verb = "is" if len(absent) == 1 else "are"
@@ -963,6 +1035,17 @@ def _sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
     e_candidates = [i for i in (text.find(". ", end), text.find("\n", end)) if i >= 0]
     e = min(e_candidates) + 1 if e_candidates else len(text)
     return (s + 1 if s >= 0 else 0), e
+
+
+def _quantities(folded: str, lang: str) -> set[str]:
+    """Every number a folded text gives, in digits or spelled out, without thousands separators."""
+    return {_ungrouped(n, lang) for n in _NUMBER.findall(folded)} | _spelled_numbers(folded, claim=False)
+
+
+def _neighbour_span(text: str, matches: list[Match]) -> tuple[int, int]:
+    """The span of the sentences just before and after those a match touches."""
+    s, e = _sentence_bounds(text, matches[0].start, matches[-1].end)
+    return _sentence_bounds(text, max(0, s - 2), s)[0] if s else 0, _sentence_bounds(text, e, min(len(text), e + 1))[1]
 
 
 def _sentences_around(text: str, start: int, end: int) -> str:
