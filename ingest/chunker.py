@@ -2,8 +2,10 @@
 
 Units are sentences (a sentence longer than the target is cut at word boundaries, never inside a
 word); chunks are runs of whole units packed up to the target size, ending early at a paragraph break
-once they are reasonably full, and overlapping the previous chunk by whole trailing units of the same
-paragraph. Every sentence no longer than the target therefore lands whole in at least one chunk.
+once they are reasonably full, and overlapping the previous chunk by whole trailing units, across a
+paragraph break too (a heading or a list's lead-in comes again before what it introduces, and a
+sentence another reader runs on over the break is whole in one chunk). Every sentence no longer than
+the target therefore lands whole in at least one chunk.
 
 Each chunk keeps its cleaned span, its raw span (through the document's map) and the document map
 restricted to it.
@@ -20,6 +22,9 @@ from citeline.ingest.errors import ChunkerError
 from citeline.ingest.offsets import Normalized, OffsetMap, Original
 from citeline.ingest.scripts import is_cjk
 
+#: Changes with any change to how text is cut into chunks; it enters the pipeline settings'
+#: fingerprint, so stored documents chunked the old way report that they need ``--reprocess``.
+CHUNKER_VERSION = 2
 #: Default target size in characters (about 200-250 English tokens).
 DEFAULT_TARGET = 1000
 #: Default overlap in characters: trailing whole sentences of a chunk repeated at the next one's start.
@@ -188,14 +193,11 @@ def chunk(
         )
         if j >= len(units):
             break
-        # next chunk: back off over trailing whole units of the same paragraph that fit in the
-        # overlap, as long as the next chunk still has room for the first unit not yet chunked
+        # next chunk: back off over trailing whole units that fit in the overlap (a paragraph break
+        # among them too), as long as the next chunk still has room for the first unit not yet chunked
         k = j
         while (
-            k - 1 > i
-            and not units[k][2]
-            and measure(units[k - 1][0], c_end) <= overlap
-            and measure(units[k - 1][0], units[j][1]) <= target
+            k - 1 > i and measure(units[k - 1][0], c_end) <= overlap and measure(units[k - 1][0], units[j][1]) <= target
         ):
             k -= 1
         i = k

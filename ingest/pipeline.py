@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Literal
 
-from citeline.ingest.chunker import DEFAULT_OVERLAP, DEFAULT_TARGET, chunk
+from citeline.ingest.chunker import CHUNKER_VERSION, DEFAULT_OVERLAP, DEFAULT_TARGET, chunk
 from citeline.ingest.clean.pipeline import CleanSettings, RawFurniture, RawHyphenation, clean, settings_fingerprint
 from citeline.ingest.extract import Extraction, Limits, SourceFile, extract_source, read_source
 from citeline.ingest.extract.layout.settings import LAYOUT_VERSION
@@ -46,7 +46,12 @@ class PipelineSettings:
             # report that they need --reprocess rather than silently mix with new ones
             "layout": LAYOUT_VERSION,
             "clean": self.clean.as_dict(),
-            "chunk": {"target": self.chunk_target, "overlap": self.chunk_overlap, "unit": self.chunk_unit},
+            "chunk": {
+                "target": self.chunk_target,
+                "overlap": self.chunk_overlap,
+                "unit": self.chunk_unit,
+                "version": CHUNKER_VERSION,
+            },
         }
 
     def fingerprint(self) -> str:

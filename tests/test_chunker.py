@@ -33,12 +33,14 @@ def test_literal_chunks_with_overlap_and_raw_spans() -> None:
     chunks = chunk(c.text, c.map, target=45, overlap=20)
     assert [ch.text for ch in chunks] == [
         "Première phrase ici. Deuxième phrase là.",
+        "Deuxième phrase là.\n\nTroisième fin.",  # the overlap reaches back over the paragraph break
         "Troisième fin. Quatrième et dernière.",
     ]
-    second = chunks[1]
-    assert raw[second.raw.start : second.raw.end] == "Troisième ﬁn. Quatrième et der-\nnière."
-    assert second.map.original_extent == second.raw
-    assert second.map.to_original(Normalized(10, 13)) == c.map.to_original(Normalized(52, 55))
+    assert raw[chunks[1].raw.start : chunks[1].raw.end] == "Deuxième phrase là.\n\nTroisième ﬁn."
+    last = chunks[2]
+    assert raw[last.raw.start : last.raw.end] == "Troisième ﬁn. Quatrième et der-\nnière."
+    assert last.map.original_extent == last.raw
+    assert last.map.to_original(Normalized(10, 13)) == c.map.to_original(Normalized(52, 55))
 
 
 def test_overlap_repeats_whole_trailing_sentences() -> None:
@@ -52,10 +54,14 @@ def test_overlap_repeats_whole_trailing_sentences() -> None:
     text = "Un. Deux deux. Trois trois trois. Quatre quatre quatre."
     chunks = chunk(text, OffsetMap.identity(len(text)), target=35, overlap=20)
     assert [ch.text for ch in chunks] == ["Un. Deux deux. Trois trois trois.", "Quatre quatre quatre."]
-    # and overlap never reaches back over a paragraph break
-    text = "Un. Deux deux.\n\nTrois trois trois."
-    chunks = chunk(text, OffsetMap.identity(len(text)), target=20, overlap=15)
-    assert [ch.text for ch in chunks] == ["Un. Deux deux.", "Trois trois trois."]
+    # the overlap reaches back over a paragraph break: a heading comes again with its paragraph
+    text = "Erste Zeile hier.\n\n2.1 Méthode\n\nWir messen die Länge."
+    chunks = chunk(text, OffsetMap.identity(len(text)), target=36, overlap=12)
+    assert [ch.text for ch in chunks] == ["Erste Zeile hier.\n\n2.1 Méthode", "2.1 Méthode\n\nWir messen die Länge."]
+    # but a chunk of one unit is never repeated whole
+    text = "Voici la liste suivante :\n\nPremier point de la liste."
+    chunks = chunk(text, OffsetMap.identity(len(text)), target=30, overlap=26)
+    assert [ch.text for ch in chunks] == ["Voici la liste suivante :", "Premier point de la liste."]
 
 
 def test_long_sentence_is_cut_between_words_and_cjk_between_characters() -> None:
