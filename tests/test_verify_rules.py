@@ -278,6 +278,20 @@ def test_anthropic_locations_that_disagree_are_flagged(store: Store) -> None:
     assert bad["status"] == "verified"
     assert "location_mismatch" in bad["flags"]
     assert "it is at" in bad["reason"]
+    # a whole version cited: the indices are into its cleaned text (or its raw stream)
+    chunk = store.chunk(chunk_id)
+    assert chunk is not None
+    whole = {
+        **cite(chunk.clean_start + start, chunk.clean_start + start + len(quote)),
+        "documents": [{"document": HANDBOOK}],
+    }
+    (doc,) = run(store, whole)["citations"]
+    assert (doc["status"], doc["flags"]) == ("verified", []), doc["reason"]
+    raw = {**cite(doc["range"]["start"], doc["range"]["end"]), "documents": [{"document": HANDBOOK}]}
+    assert run(store, raw)["citations"][0]["flags"] == []
+    off = {**cite(start, start + len(quote)), "documents": [{"document": HANDBOOK}]}
+    if chunk.clean_start > 10:  # the chunk's own offsets are not the version's
+        assert "location_mismatch" in run(store, off)["citations"][0]["flags"]
 
 
 # ----------------------------------------------------------------------------- the command line
@@ -474,6 +488,106 @@ def test_numbers_a_claim_spells_or_dates_or_takes_from_the_sentence_before(
         (c,) = verify_answer(s, answer, options=VerifyOptions(log=False)).as_json()["citations"]
         assert (c["status"], c["passed"]) == ("verified", passed), c["reason"]
         assert ("numeric_mismatch" in c["flags"]) is not passed
+
+
+@pytest.mark.parametrize(
+    ("document", "answer", "status", "passed"),
+    [
+        # a number's marks as the document's language reads them, in the quote itself
+        ("de", 'Sie zahlt "1 200 € pro Jahr und 3,5 % Zinsen" [S1].', "verified_fuzzy", True),
+        ("de", 'Sie zahlt "1.200 € pro Jahr und 3.5 % Zinsen" [S1].', "verified_fuzzy", True),
+        ("de", 'Sie zahlt "1.200 € pro Jahr und 4,5 % Zinsen" [S1].', "quote_altered", False),
+        # a number of the neighbouring sentence backs a claim, unless the quote's has one of its kind
+        ("de", 'Von den 162 Anträgen gilt: "73 % dieser Anträge wurden in Köln bewilligt" [S1].', "verified", True),
+        (
+            "de",
+            'Das Land trägt 90 % der Kosten: "Das Land trägt 50 % der Kosten für die Prüfung" [S1].',
+            "verified",
+            False,
+        ),
+        # contractions, and one dropped letter that makes no word
+        ("en", 'It "doesn\'t extend beyond the baseline of the survey" [S1].', "verified_fuzzy", True),
+        ("en", 'It "does extend beyond the baseline of the survey" [S1].', "quote_altered", False),
+        ("en", 'It says "the rivr does not extend beyond the baselin of the survey" [S1].', "verified_fuzzy", True),
+        # negations that are none, and a negation of a claim's leading clause
+        ("en", 'Not only that: "the index covers every paper of the corpus" [S1].', "verified", True),
+        (
+            "en",
+            'While SGC cannot embed new papers, "the index covers every paper of the corpus" [S1].',
+            "verified",
+            True,
+        ),
+        (
+            "en",
+            'The index is unable to hold them, yet "the index covers every paper of the corpus" [S1].',
+            "verified",
+            False,
+        ),
+        ("fr", 'Elle rembourse "70 % des frais de santé en France" [S1].', "verified", True),
+        ("fr", 'Elle ne rembourse pas "70 % des frais de santé en France" [S1].', "verified", False),
+        # full-width digits and commas are their ASCII forms
+        ("zh", "报告称「公司营业收入为272,727,700元，同比增长」[S1]。", "verified", True),
+    ],
+)
+def test_numbers_and_negations_as_answers_write_them(
+    tmp_path: Path, document: str, answer: str, status: str, passed: bool
+) -> None:
+    texts = {
+        "de": "Die Police zahlt 1.200 € pro Jahr und 3,5 % Zinsen für Kunden in Köln. Das Land trägt 90 % der "
+        "Planung. Das Land trägt 50 % der Kosten für die Prüfung. Wir prüften 162 Anträge. 73 % dieser Anträge "
+        "wurden in Köln bewilligt.",
+        "en": "The river does not extend beyond the baseline of the survey near Zürich. The index covers every "
+        "paper of the corpus. SPECTER cannot embed unseen papers.",
+        "fr": "L'assurance ne rembourse que 70 % des frais de santé en France. Le bâtiment préservé est au registre.",
+        "zh": "报告期内，公司营业收入为２７２，７２７，７００元，同比增长。",
+    }
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / f"{document}.txt").write_text(texts[document] + "\n", encoding="utf-8")
+    with Store(f"sqlite:///{tmp_path / 'n.db'}") as s:
+        ingest(s, [docs], IngestOptions(workers=1))
+        (chunk,) = s.iter_chunks(document=f"{document}.txt")
+        report = verify_answer(
+            s, {"answer": answer, "sources": {"S1": chunk.chunk_id}}, options=VerifyOptions(log=False)
+        )
+        (c,) = report.as_json()["citations"]
+        assert (c["status"], c["passed"]) == (status, passed), c["reason"]
+
+
+def test_required_terms_are_whole_words_accents_aside_around_the_quote(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "registre.txt").write_text(
+        "Le bâtiment préservé de Sainte-Adèle figure au registre. Il se trouve sur la ligne 74 du plan "
+        "cadastral. Sa façade date de 1890.\n",
+        encoding="utf-8",
+    )
+    with Store(f"sqlite:///{tmp_path / 'r.db'}") as s:
+        ingest(s, [docs], IngestOptions(workers=1))
+        (chunk,) = s.iter_chunks(document="registre.txt")
+        for terms, passed in (
+            (["batiment preserve", "Sainte-Adele"], True),  # accents aside; the sentence before the quote's
+            (["ligne 74"], True),
+            (["ligne 7"], False),  # not inside "ligne 74"
+            (["façade de 1890"], False),  # not in the sentences around the quote, as a phrase
+        ):
+            answer = {
+                "answer": "x",
+                "sources": {"S1": chunk.chunk_id},
+                "citations": [
+                    {"marker": "S1", "quote": "Il se trouve sur la ligne 74 du plan", "required_terms": terms}
+                ],
+            }
+            (c,) = verify_answer(s, answer, options=VerifyOptions(log=False)).as_json()["citations"]
+            assert c["passed"] is passed, (terms, c["reason"])
+            assert ("missing_terms" in c["flags"]) is not passed
+
+
+def test_another_quote_is_left_out_of_a_claim_whatever_its_whitespace() -> None:
+    from citeline.verify.verify import _without
+
+    claim = "Zeilen „Köln\t57\t88“ und „Bonn\t12\t986“"
+    assert _without(claim, ("Bonn 12 986",)) == "Zeilen „Köln\t57\t88“ und „ “"
 
 
 def test_words_of_scripts_without_spaces_count_two_characters_each() -> None:
@@ -744,21 +858,71 @@ def test_quotes_as_lawyers_and_models_mark_them(store: Store) -> None:
 
 
 @pytest.mark.parametrize(
-    ("number", "lang", "plain"),
+    ("number", "lang", "value"),
     [
         ("3,200", "en", "3200"),
         ("1,234,567.5", "en", "1234567.5"),
-        ("3.200", "en", "3.200"),  # three point two: not grouped
-        ("3,2000", "en", "3,2000"),  # not a group of three
+        ("3.200", "en", "3.2"),  # three point two: a point does not group in English
+        ("3,2000", "en", "3.2"),  # not a group of three: a decimal comma
         ("3.200", "de", "3200"),
-        ("1.234.567,89", "de", "1234567,89"),
-        ("3,200", "de", "3,200"),  # a decimal comma
+        ("1.234.567,89", "de", "1234567.89"),
+        ("3,200", "de", "3.2"),  # a decimal comma
+        ("3.5", "de", "3.5"),  # a point before one digit cannot group: a decimal point in German too
+        ("1,200,000", "fr", "1200000"),  # a mark used twice groups, whatever the language
+        ("80.0", "en", "80"),  # trailing zeros
+        ("007", "en", "7"),
+        ("46.50", "en", "46.5"),
     ],
 )
-def test_thousands_separators_as_the_document_language_writes_them(number: str, lang: str, plain: str) -> None:
-    from citeline.verify.verify import _ungrouped
+def test_a_written_number_has_one_value(number: str, lang: str, value: str) -> None:
+    from decimal import Decimal
 
-    assert _ungrouped(number, lang) == plain
+    from citeline.verify.numbers import canonical
+
+    assert canonical(number, lang) == Decimal(value)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "lang", "unbacked"),
+    [
+        ("plafonné à 1500 € par an", "plafonné à 1 500 € par an", "fr", []),  # grouped by spaces
+        ("plus de 2 000 dossiers", "2 450 dossiers", "fr", []),  # "plus de" is a hedge: more than
+        ("$1,200,000", "1,2 million d'euros", "fr", []),  # a magnitude word
+        ("$1.2 million", "1,248,000 dollars", "en", []),  # rounded at its magnitude
+        ("5,400 downloads", "5.4k downloads", "en", []),
+        ("约3775万元", "37,745,190元", "zh", []),  # 万, hedged by 约
+        ("2.73亿元", "272,727,700元", "zh", []),
+        ("the 2019–2020 season", "the 2019-20 season", "en", []),  # a shortened year range
+        ("fifty thousand men", "50,000 men", "en", []),
+        ("nearly two thirds of them", "64% of them", "en", []),  # a fraction word states no count
+        ("only 33% agreed", "33.2% agreed", "en", []),  # rounded
+        ("over 1,000 firms", "1,248 firms", "en", []),
+        ("under 1,000 firms", "1,248 firms", "en", ["1,000"]),
+        ("about 90 % der kosten", "50 % der kosten", "de", ["90"]),  # a hedge is not a licence
+        ("gut vier tage", "4,2 tage", "de", []),
+        ("3.5 % zinsen", "3,5 % zinsen", "de", []),
+        ("guideline v2.3 says", "the guideline says", "en", []),  # a code's digits
+        ("hba1c below 7% in q1 2018", "an hba1c below 7 % in 2018", "en", []),
+        ("form 6251 and line 7", "the alternative minimum tax", "en", []),  # parts of the document
+        ("for 7 days", "the ex-dividend date was july 6, 2007", "en", ["7"]),  # a month is no count
+        ("on 3 march 2017", "certified since 14 march 2017", "en", ["3 march 2017"]),
+        ("on 07/06/2023", "le 7 juin 2023", "fr", []),
+        ("on 7 june 2023", "am 07.06.2023", "de", []),
+        ("in june 2023", "le 7 juin 2023", "fr", []),
+        ("on 7 july 2023", "le 7 juin 2023", "fr", ["7 july 2023"]),
+        ("on 2023-06-08", "le 7 juin 2023", "fr", ["2023-06-08"]),
+        ("it may take 3 weeks", "nach 3 wochen", "de", []),  # "may" is no month here
+        ("one of twelve rules", "zwölf regeln", "de", []),  # "one" is as often a pronoun
+        ("eleven rules", "zwölf regeln", "de", ["eleven"]),
+    ],
+)
+def test_claim_numbers_against_evidence_numbers(claim: str, evidence: str, lang: str, unbacked: list[str]) -> None:
+    from citeline.verify.fold import fold
+    from citeline.verify.numbers import numbers
+    from citeline.verify.numbers import unbacked as unbacked_numbers
+
+    said, given = numbers(fold(claim).text, lang, claim=True), numbers(fold(evidence).text, lang, claim=False)
+    assert unbacked_numbers(said, given) == unbacked
 
 
 @pytest.mark.parametrize(

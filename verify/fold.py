@@ -1,5 +1,5 @@
 """Folding for matching: case, whitespace, soft hyphens, hyphenation, ligatures, quote and dash
-variants. Every fold keeps an offset map, so a match found in folded text is reported in the
+variants, full-width forms. Every fold keeps an offset map, so a match found in folded text is reported in the
 source's own characters.
 
 ``(cid:N)`` (a glyph pdfminer could not map to Unicode) folds to one U+FFFD.
@@ -24,7 +24,11 @@ UNMAPPED = "\ufffd"
 #: Characters removed outright (soft hyphen, zero-width characters, byte-order mark).
 INVISIBLE = "\u00ad\u200b\u200c\u200d\u2060\ufeff"
 
-_CHAR_FOLD: dict[str, str] = {**QUOTES, **DASHES, **LIGATURES}
+#: Full-width forms of ASCII (digits, letters, punctuation in Chinese and Japanese text): "２７２，７００"
+#: is "272,700".
+FULLWIDTH = {chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)}
+
+_CHAR_FOLD: dict[str, str] = {**FULLWIDTH, **QUOTES, **DASHES, **LIGATURES}
 _INVISIBLE = re.compile("[" + INVISIBLE + "]")
 _SPECIAL = re.compile(
     r"\(cid:\d+\)"  # pdfminer's name for a glyph without a Unicode mapping

@@ -22,6 +22,7 @@ from citeline.ingest.clean import lexicon
 from citeline.ingest.offsets import Normalized
 from citeline.ingest.scripts import CJK_LETTERS, is_cjk
 from citeline.verify.fold import UNMAPPED, Folded, fold
+from citeline.verify.numbers import canonical
 
 #: Minimum fuzzy score (rapidfuzz ``fuzz.ratio`` of quote and aligned span, 0-100) for
 #: ``verified_fuzzy``. Calibrated on the labelled set built by benchmarks/calibration (1,764 pairs:
@@ -38,6 +39,7 @@ NEGATIONS = frozenset(
     """
     not no never none nor neither nobody nothing nowhere without cannot can't won't don't doesn't
     didn't isn't aren't wasn't weren't shouldn't wouldn't couldn't mustn't hasn't haven't hadn't
+    unable impossible lack lacks lacking nichts niemand ohne rien
     nicht kein keine keinen keiner nie niemals ne pas jamais aucun aucune sans 不 未 无 非 没 别 莫 勿
     """.split()
 )
@@ -87,13 +89,14 @@ def _token_re(text: str) -> re.Pattern[str]:
 class Difference:
     """One word-level difference between the quote and the aligned source text."""
 
-    kind: str  # typo, reference_marker, spacing, punctuation, substituted, added, removed, number, negation
+    # typo, reference_marker, spacing, punctuation, contraction, substituted, added, removed, number, negation
+    kind: str
     quote: str
     source: str
 
     @property
     def noise(self) -> bool:
-        return self.kind in ("typo", "reference_marker", "spacing", "punctuation")
+        return self.kind in ("typo", "reference_marker", "spacing", "punctuation", "contraction")
 
     def as_json(self) -> dict[str, str]:
         return {"kind": self.kind, "quote": self.quote, "source": self.source}
@@ -215,7 +218,9 @@ def _classify_pair(q: str, s: str, vocabulary: frozenset[str], lang: str | None 
     number_word = q in NUMBER_WORDS or s in NUMBER_WORDS
     if lang is not None and Levenshtein.distance(q, s) == 1 and not number_word and max(len(q), len(s)) > 1:
         known = q in vocabulary or q in FUNCTION_WORDS or _common_word(q, lang)
-        if (known and _real_word(s, lang)) or (_inflected(q, s) and (known or s not in FUNCTION_WORDS)):
+        # an inflection only when the quote's word is a word ("page" for "pages"; "rivr" for "river"
+        # is no form of it, though "r" and "er" are both endings)
+        if (known and _real_word(s, lang)) or (_inflected(q, s) and (known or _real_word(q, lang))):
             return Difference("substituted", q, s)  # one word for another ("thed" is no form of "the")
         return Difference("typo", q, s)  # one character of noise in a word
     if q in vocabulary or q in FUNCTION_WORDS or q in NUMBER_WORDS or _inflected(q, s):
@@ -225,6 +230,26 @@ def _classify_pair(q: str, s: str, vocabulary: frozenset[str], lang: str | None 
         # make another word ("decreased" for "increased", "intra-" for "inter-", "unlike" for "like")
         return Difference("typo", q, s)
     return Difference("number" if number_word else "substituted", q, s)
+
+
+#: Contractions whose first part is not the verb written out ("won't" is "will not").
+_CONTRACTED_STEMS = {"won": "will", "shan": "shall", "can": "can", "ain": "is"}
+
+
+def _uncontracted(tokens: list[str]) -> list[str]:
+    """Folded tokens with English negative contractions written out ("doesn ' t" -> "does not",
+    "can ' t" and "cannot" -> "can not")."""
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        w = tokens[i]
+        if tokens[i + 1 : i + 3] == ["'", "t"] and w.endswith("n") and len(w) > 1:
+            out += [_CONTRACTED_STEMS.get(w, w[:-1]), "not"]
+            i += 3
+            continue
+        out += ["can", "not"] if w == "cannot" else [w]
+        i += 1
+    return out
 
 
 def _word_diffs(q: list[str], s: list[str]) -> list[Difference]:
@@ -244,6 +269,8 @@ def _classify_block(
     """Differences within one run of non-matching tokens."""
     if "".join(q) == "".join(s):
         return [Difference("spacing", " ".join(q), " ".join(s))]
+    if ("'" in q or "'" in s) and _uncontracted(q) == _uncontracted(s):
+        return [Difference("contraction", " ".join(q), " ".join(s))]  # "doesn't" for "does not"
     diffs: list[Difference] = []
     # source tokens the quote dropped that are reference markers: bracketed ("[12]") or superscript
     # always; a bare number only when the quote has no word in its place
@@ -309,10 +336,27 @@ def classify(
             ]
             digit_before = any(w[-1:].isdigit() for w in before)
             digit_after = any(w[:1].isdigit() for w in after)
-            found = [d if d.kind != "punctuation" or not _changes_number(d, digit_before, digit_after) else
+            written = [
+                before[0] + "".join(quote_words[qs:qe]) + after[0],
+                before[1] + "".join(source_words[ss:se]) + after[1],
+            ]
+            found = [d if d.kind != "punctuation" or not _changes_number(d, digit_before, digit_after)
+                     or _same_value(written[0], written[1], lang) else
                      Difference("number", d.quote, d.source) for d in found]  # fmt: skip
         diffs.extend(found)
     return diffs
+
+
+def _same_value(quoted: str, source: str, lang: str | None) -> bool:
+    """Whether two numbers written with different marks are one value as the document's language
+    reads them: "1 200" (grouped by a space, joined here) for German "1.200", "3.5" for "3,5"."""
+    if not (_WRITTEN_NUMBER.fullmatch(quoted) and _WRITTEN_NUMBER.fullmatch(source)):
+        return False
+    a, b = canonical(quoted, lang or "en"), canonical(source, lang or "en")
+    return a is not None and a == b
+
+
+_WRITTEN_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 
 def _changes_number(d: Difference, digit_before: bool, digit_after: bool) -> bool:

@@ -50,11 +50,13 @@ from citeline.verify.match import (
     NEGATIONS,
     AlignmentMemo,
     Match,
+    _unaccented,
     drift,
     locate,
     ocr_normal,
     tokens,
 )
+from citeline.verify.numbers import numbers, same_unit_elsewhere, unbacked
 from citeline.verify.parse import AnswerInput, CitationInput, load_answer, parse_answer, resolve_marker
 from citeline.verify.report import (
     DEFAULT_FAIL_ON,
@@ -85,51 +87,6 @@ _CJK = re.compile(f"[{CJK_CHARS}]")
 _WORD_TOKEN = re.compile(r"[^\W_]+(?:[.,][^\W_]+)*")
 
 
-#: Words that number a part of a document: the number after them names where something is
-#: ("Table 8 shows …", "Definition 20:", "Satz 3.5"), it states no quantity.
-_LABELLED = re.compile(
-    r"(?<![^\W\d_])(?:table|tab|figure|fig|section|sec|chapter|ch|appendix|definition|def|theorem|"
-    r"lemma|proposition|prop|corollary|remark|example|equation|eq|point|step|item|paragraph|para|"
-    r"article|art|page|pp?|§|tabelle|abbildung|abb|kapitel|abschnitt|satz|bemerkung|beispiel|seite|"
-    r"tableau|chapitre|théorème|définition|remarque|exemple)\.?\s*\(?\d+(?:[.,]\d+)*[a-z]?\)?(?![\w])"
-)
-
-
-#: Numbers the evidence may spell out: the claim's "13 dollars" is the source's "thirteen dollars".
-_SPELLED = {
-    w: str(n)
-    for ws in (
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-        "seventeen eighteen nineteen twenty",
-        "null eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf",
-        "zéro un deux trois quatre cinq six sept huit neuf dix onze douze",
-    )
-    for n, w in enumerate(ws.split())
-} | {w: str(10 * k) for k, w in enumerate("thirty forty fifty sixty seventy eighty ninety hundred".split(), 3)}
-#: Number words that are as often another word ("one of them", "un", "null hypothesis", "neuf" for
-#: new, "ein"): the evidence's count, but a claim's is not taken for a number it states.
-_SPELLED_AMBIGUOUS = frozenset("one un une ein eine null neuf zero zéro".split())
-#: Words that scale or compose a number word next to them ("two hundred", "drei Millionen"): such
-#: a run states a number the claim's words do not spell one by one, so none of them is taken.
-_NUMBER_SCALES = frozenset(
-    "hundred hundreds thousand thousands million millions billion billions trillion dozen dozens hundert "
-    "tausend million millionen milliarde milliarden cent cents mille millier milliers milliard milliards".split()
-)
-_TENS = frozenset("twenty thirty forty fifty sixty seventy eighty ninety".split())
-#: Month names (English, German, French): in a date they are its month's number ("7 juin 2023" is
-#: "07/06/2023"), counted only next to a number ("may" and "march" are verbs too).
-_MONTHS = {
-    w: str(n)
-    for ws in (
-        "january february march april may june july august september october november december",
-        "januar februar märz april mai juni juli august september oktober november dezember",
-        "janvier février mars avril mai juin juillet août septembre octobre novembre décembre",
-        "jan feb mar apr may jun jul aug sep oct nov dec",
-    )
-    for n, w in enumerate(ws.split(), 1)
-} | {"sept": "9", "jänner": "1"}
-
-
 def _word_count(text: str) -> int:
     """Words of ``text``; in scripts written without spaces (Chinese, Japanese), a word for every
     two characters, as the layout counts them (a run of them is not one word)."""
@@ -143,83 +100,22 @@ def _word_count(text: str) -> int:
     return n
 
 
-def _stated_numbers(said: str, evidence: str) -> set[str]:
-    """The numbers ``said`` states, leaving out the numbers of parts of the document ("Table 8",
-    "Definition 20") and a digit that OCR put into a word: a token of letters and digits ("c1aims",
-    "0ut") that is, under OCR confusions, a word of the evidence without a digit ("claims") is that
-    word misread, not a number. "65th", "9130a" and "10" stay numbers."""
+def _ocr_words_blanked(said: str, evidence: str) -> str:
+    """``said`` with the tokens of letters and digits that OCR made of a word blanked out ("c1aims",
+    "0ut": under OCR confusions a word of the evidence without a digit), so their digits are not
+    taken for numbers the claim states."""
     plain = None
-    out: set[str] = set()
-    for token in _WORD_TOKEN.findall(_LABELLED.sub(" ", said)):
-        found = _NUMBER.findall(token)
-        if not found:
-            continue
-        if any(ch.isalpha() for ch in token):
-            if plain is None:
-                plain = {ocr_normal(w) for w in _WORD_TOKEN.findall(evidence) if not any(c.isdigit() for c in w)}
-            if ocr_normal(token) in plain:
-                continue
-        out.update(found)
-    return out
 
+    def blank(m: re.Match[str]) -> str:
+        nonlocal plain
+        token = m.group()
+        if not any(ch.isdigit() for ch in token) or not any(ch.isalpha() for ch in token):
+            return token
+        if plain is None:
+            plain = {ocr_normal(w) for w in _WORD_TOKEN.findall(evidence) if not any(c.isdigit() for c in w)}
+        return " " * len(token) if ocr_normal(token) in plain else token
 
-def _spelled_numbers(folded: str, *, claim: bool) -> set[str]:
-    """The numbers a folded text spells out: number words (a tens word and a unit after it as one:
-    "twenty-five" is 25) and month names next to a number. A claim's are those it surely states:
-    not a word that is as often another word (:data:`_SPELLED_AMBIGUOUS`), nor one of a run with a
-    scale ("two hundred"), which the words do not spell one by one; the evidence counts every one
-    (what it spells may back a claim's digits)."""
-    words = _WORDS.findall(folded)
-    out: set[str] = set()
-    for i, w in enumerate(words):
-        before, after = words[i - 1] if i else "", words[i + 1] if i + 1 < len(words) else ""
-        if w in _MONTHS and _in_a_date(w, before, after):
-            out.add(_MONTHS[w])
-        if w not in _SPELLED:
-            continue
-        if w in _TENS and after in _SPELLED and int(_SPELLED[after]) < 10:
-            out.add(str(int(_SPELLED[w]) + int(_SPELLED[after])))  # "twenty-five"
-            if claim:
-                continue
-        if claim:
-            composed = (
-                (before in _TENS and int(_SPELLED[w]) < 10)
-                or (w in _NUMBER_SCALES and (before in _SPELLED or before[:1].isdigit()))
-                or after in _NUMBER_SCALES
-            )
-            if w in _SPELLED_AMBIGUOUS or composed:
-                continue
-        out.add(_SPELLED[w])
-    return out
-
-
-#: Month names that are other words too ("it may", "march on", "Mars"): a date only between two
-#: numbers or next to a year.
-_MONTHS_AMBIGUOUS = frozenset("may mar march mars".split())
-
-
-def _in_a_date(month: str, before: str, after: str) -> bool:
-    """Whether a month name between the words ``before`` and ``after`` is a date's month: next to
-    a year ("June 2023"), between two numbers ("7 juin 2023", "June 7, 2023"), or, unless the name
-    is another word too, next to a day ("7 June")."""
-    year = (len(before) == 4 and before.isdigit()) or (len(after) == 4 and after.isdigit())
-    days = [w for w in (before, after) if w.isdigit() and len(w) <= 2]
-    return year or len(days) == 2 or (bool(days) and month not in _MONTHS_AMBIGUOUS)
-
-
-#: Languages whose thousands separator is a comma (decimals take a point); the others group
-#: thousands with a point (or a space) and take a comma for decimals.
-_COMMA_GROUPING = frozenset({"en", "zh", "ja", "ko"})
-
-
-def _ungrouped(number: str, lang: str) -> str:
-    """A number without its thousands separators, as the document's language writes them: in
-    English "3,200" is "3200" (and "3.200" stays three point two hundred), in German "3.200" is
-    "3200" (and "3,200" stays a decimal). A separator groups thousands only before exactly three
-    digits."""
-    group = "," if lang in _COMMA_GROUPING else "."
-    plain = re.sub(rf"(?<=\d){re.escape(group)}(?=\d{{3}}(?!\d))", "", number)
-    return plain.lstrip("0") if plain.isdigit() and len(plain) > 1 and plain.strip("0") else plain
+    return _WORD_TOKEN.sub(blank, said)
 
 
 #: An ellipsis in a quote: the model left something out.
@@ -273,6 +169,7 @@ class _Target:
     chunks: list[ChunkInfo]
     version: VersionInfo
     by_chunk: dict[str, str] = field(default_factory=dict)  # chunk id -> marker
+    whole_version: bool = False  # a document reference: the answer's indices are into the version
 
 
 class Verifier:
@@ -363,7 +260,8 @@ class Verifier:
                     if c.page_start is not None and c.page_start <= last and first <= (c.page_end or 0)
                 ]
                 candidates = on_pages + [c for c in candidates if c not in on_pages]
-            return _Target([marker] * len(candidates), candidates, version, {c.chunk_id: marker for c in candidates})
+            by_chunk = {c.chunk_id: marker for c in candidates}
+            return _Target([marker] * len(candidates), candidates, version, by_chunk, whole_version=True)
         self.lookup.prefetch(injected.values())
         chunks: list[ChunkInfo] = []
         markers: list[str] = []
@@ -506,7 +404,7 @@ class Verifier:
     ) -> None:
         if evidence is not None:
             self._evidence_flags(result, cit, *evidence)
-            self._location_flags(result, cit, *evidence)
+            self._location_flags(result, cit, *evidence, whole_version=target.whole_version)
         if not target.version.is_current and target.chunks:
             result.flags.append("stale_version")
             assert cit.quote is not None
@@ -788,37 +686,50 @@ class Verifier:
         folded_evidence = fold(evidence).text
         said = _without(cit.claim, cit.other_quotes) if cit.claim else cit.quote or ""
         lang = self.lookup.language(chunk.version_id)
-        folded_said = fold(said).text
-        stated = {_ungrouped(n, lang) for n in _stated_numbers(folded_said, folded_evidence)}
-        stated |= _spelled_numbers(folded_said, claim=True)
-        absent = stated - _quantities(folded_evidence, lang)
+        claimed = numbers(_ocr_words_blanked(fold(said).text, folded_evidence), lang, claim=True)
+        given = numbers(folded_evidence, lang, claim=False)
+        absent = unbacked(claimed, given)
         if absent:
             # a number the sentence before or after the quote's gives ("We surveyed 162 papers.
-            # 73% of these …"): the quote's sentence refers to it
-            context = fold(_sentences_around(chunk.text, *_neighbour_span(chunk.text, matches))).text
-            absent -= _quantities(context, lang)
+            # 73% of these …"): the quote's sentence refers to it, unless that sentence has a number
+            # of the same kind ("90% of the costs" is not "50 % of the costs")
+            around = _sentences_around(chunk.text, *_neighbour_span(chunk.text, matches))
+            context = numbers(fold(around).text, lang, claim=False)
+            backed = set(absent) - set(unbacked(claimed, context))
+            absent = [t for t in absent if t not in backed or same_unit_elsewhere(t, claimed, given)]
         if absent:
             result.flags.append("numeric_mismatch")
             verb = "is" if len(absent) == 1 else "are"
-            result.reason += f"; the claim's {', '.join(sorted(absent))} {verb} not in the quote's sentence"
-        if cit.claim and _negated(said) != _negated(_scope_around(chunk.text, matches[0].start, matches[-1].end)):
+            result.reason += f"; the claim's {', '.join(dict.fromkeys(absent))} {verb} not in the quote's sentence"
+        evidence_scope = _scope_around(chunk.text, matches[0].start, matches[-1].end)
+        if cit.claim and _negated(_claim_scope(said, cit.quote)) != _negated(evidence_scope):
             result.flags.append("negation_mismatch")
-        missing = [t for t in cit.required_terms if fold(t).text not in folded_evidence]
+        missing = [t for t in cit.required_terms if not _has_term(t, folded_evidence)]
+        if missing:  # the sentences around the quote's, as for a claim's numbers
+            around = fold(_sentences_around(chunk.text, *_neighbour_span(chunk.text, matches))).text
+            missing = [t for t in missing if not _has_term(t, around)]
         if missing:
             result.flags.append("missing_terms")
             result.reason += f"; missing terms: {', '.join(missing)}"
 
     @staticmethod
-    def _location_flags(result: CitationResult, cit: CitationInput, chunk: ChunkInfo, matches: list[Match]) -> None:
+    def _location_flags(
+        result: CitationResult, cit: CitationInput, chunk: ChunkInfo, matches: list[Match], *, whole_version: bool
+    ) -> None:
         """An Anthropic citation says where its text is (character indices into the cited chunk, or
-        pages): disagreeing with where it was found is ``location_mismatch``."""
+        into the whole version's cleaned text or raw stream for a document reference, or pages):
+        disagreeing with where it was found is ``location_mismatch``."""
         loc = result.location
         if loc is None:
             return
         s, e = cit.chunk_start, cit.chunk_end
         if s is not None and e is not None and cit.pages is None and chunk.chunk_id == result.chunk_id:
             found_s, found_e = matches[0].start, matches[-1].end
-            if abs(found_s - s) > 2 or abs(found_e - e) > 2:
+            places = [(found_s, found_e)]
+            if whole_version:
+                found_s, found_e = chunk.clean_start + found_s, chunk.clean_start + found_e
+                places = [(found_s, found_e), (loc.start, loc.end)]
+            if all(abs(a - s) > 2 or abs(b - e) > 2 for a, b in places):
                 result.flags.append("location_mismatch")
                 result.reason += f"; the answer placed it at characters {s}-{e}, it is at {found_s}-{found_e}"
         if cit.pages is not None:
@@ -1037,11 +948,6 @@ def _sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
     return (s + 1 if s >= 0 else 0), e
 
 
-def _quantities(folded: str, lang: str) -> set[str]:
-    """Every number a folded text gives, in digits or spelled out, without thousands separators."""
-    return {_ungrouped(n, lang) for n in _NUMBER.findall(folded)} | _spelled_numbers(folded, claim=False)
-
-
 def _neighbour_span(text: str, matches: list[Match]) -> tuple[int, int]:
     """The span of the sentences just before and after those a match touches."""
     s, e = _sentence_bounds(text, matches[0].start, matches[-1].end)
@@ -1090,6 +996,9 @@ _SUBORDINATORS = frozenset(
     """.split()
 )
 _WORD = re.compile(r"[^\W\d_]+(?:['’]t)?")
+#: words that open a claim's leading clause whose negation is not the quote's ("Unlike methods that
+#: cannot …, X does …")
+_CLAIM_SUBORDINATORS = _SUBORDINATORS | frozenset("unlike despite contrairement malgré trotz".split())
 #: words that join another predicate or clause: a negation after one is that predicate's
 _COORDINATORS = frozenset("and but or nor und aber oder sondern et mais ou ni y pero o".split())
 #: words that open a relative clause on a subject
@@ -1137,10 +1046,48 @@ def _scope_around(text: str, start: int, end: int) -> str:
 def _without(claim: str, quotes: tuple[str, ...]) -> str:
     """``claim`` with the quotes of other citations left out."""
     for q in quotes:
-        claim = claim.replace(q, " ", 1)
+        # as written, whatever whitespace either has (a table row's tabs, a line break)
+        pattern = r"\s+".join(map(re.escape, q.split()))
+        claim = re.sub(pattern, " ", claim, count=1) if pattern else claim
     return claim
 
 
+#: Phrases with a negative word that assert rather than deny: "not only … but also", "no doubt",
+#: "not surprisingly", a double negative ("not uncommon", "nicht unwichtig"), French "ne … que"
+#: (only), German "nicht nur".
+_NOT_NEGATIONS = re.compile(
+    r"\b(?:not only|not just|not merely|no doubt|not surprisingly|not least|not unlike|nonetheless|"
+    r"nevertheless|not un\w+|nicht nur|nicht zuletzt|nicht un\w+|non seulement|pas seulement)\b"
+    r"|\bn(?:e\s|['’])(?:(?!(?:pas|jamais|plus|rien|aucune?)\b)[^\W\d_]+['’]?\s?){1,3}?que?\b"
+    r"(?![^.;]*\b(?:pas|jamais|plus|rien|aucune?)\b)",
+    re.IGNORECASE,
+)
+
+
 def _negated(text: str) -> bool:
-    words = [w.lower() for w in _WORD.findall(text)]
+    words = [w.lower() for w in _WORD.findall(_NOT_NEGATIONS.sub(" ", text))]
     return any(w in NEGATIONS or w.endswith(("n't", "n’t")) for w in words)
+
+
+def _has_term(term: str, folded_text: str) -> bool:
+    """Whether a required term is in a folded text as a whole word or phrase ("line 7" is not in
+    "line 74"), accents aside ("batiment preserve" is "bâtiment préservé")."""
+    wanted = _unaccented(fold(term).text.strip())
+    if not wanted:
+        return True
+    start = r"(?<![^\W_])" if re.match(r"[^\W_]", wanted) else ""
+    end = r"(?![^\W_])" if re.search(r"[^\W_]$", wanted) else ""
+    return re.search(start + re.escape(wanted) + end, _unaccented(folded_text)) is not None
+
+
+def _claim_scope(claim: str, quote: str | None) -> str:
+    """The part of a claim whose negations are its polarity: without a leading subordinate clause
+    before the quote ("While SGC cannot embed new papers, SPECTER "achieves …""), as on the
+    evidence side."""
+    words = quote.split() if quote else []
+    at = re.search(r"\s+".join(map(re.escape, words)), claim) if words else None
+    before, rest = (claim[: at.start()], claim[at.start() :]) if at else (claim, "")
+    first = _WORD.search(before)
+    if first and first.group().lower() in _CLAIM_SUBORDINATORS and "," in before:
+        before = before[before.rindex(",") + 1 :]
+    return before + rest
