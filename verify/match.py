@@ -66,10 +66,10 @@ _REF_MARKER = re.compile(r"^(?:\[\d+(?:\s*[,–-]\s*\d+)*\]|\(\d{1,3}\)|[⁰¹²
 _DIGITS = re.compile(r"\d+")
 _NUMBER = re.compile(r"^[$€£¥]?\d[\d.,:/%‰]*$")
 _OCR_TABLE = str.maketrans({"1": "l", "I": "l", "|": "l", "0": "o"})
-_ENDINGS = frozenset(
-    {"", "s", "es", "d", "ed", "ing", "ly", "er", "ers", "est", "'s", "’s"}  # English
-    | {"e", "en", "em", "n", "r", "m"}  # German and French adjective and noun endings
-)
+_ENDINGS_EN = frozenset({"", "s", "es", "d", "ed", "ing", "ly", "er", "ers", "est", "'s", "’s"})
+#: German and French adjective and noun endings too: in an English document "rivr" for "river" is
+#: a letter dropped, not "-r" for "-er"
+_ENDINGS = _ENDINGS_EN | {"e", "en", "em", "n", "r", "m"}
 _WORD_START = re.compile(rf"[{CJK_LETTERS}]|(?<![^\W_])[^\W_]|(?<!\S)[^\w\s]")
 _WORD_END = re.compile(rf"[{CJK_LETTERS}]|[^\W_](?![^\W_])|[^\w\s](?!\S)")
 _PUNCT = re.compile(r"^[^\w\s]$")
@@ -143,14 +143,16 @@ def ocr_normal(word: str) -> str:
     return word.translate(_OCR_TABLE).replace("rn", "m").replace("vv", "w").replace("cl", "d")
 
 
-def _inflected(a: str, b: str) -> bool:
-    """``a`` and ``b`` are one word with different endings (page/pages, reduce/reduced, cased/cases)."""
+def _inflected(a: str, b: str, lang: str | None = None) -> bool:
+    """``a`` and ``b`` are one word with different endings (page/pages, reduce/reduced, cased/cases)
+    of the document's language (English's alone for an English one)."""
+    endings = _ENDINGS_EN if lang == "en" else _ENDINGS
     n = 0
     while n < min(len(a), len(b)) and a[n] == b[n]:
         n += 1
     stem = a[:n]
     # "d" only follows an "e" (bake/baked): "displacd" is a typo of "displaced", not an inflection
-    return n >= 3 and all(t in _ENDINGS and (t != "d" or stem.endswith("e")) for t in (a[n:], b[n:]))
+    return n >= 3 and all(t in endings and (t != "d" or stem.endswith("e")) for t in (a[n:], b[n:]))
 
 
 def _wildcard_match(q: str, s: str) -> bool:
@@ -218,12 +220,10 @@ def _classify_pair(q: str, s: str, vocabulary: frozenset[str], lang: str | None 
     number_word = q in NUMBER_WORDS or s in NUMBER_WORDS
     if lang is not None and Levenshtein.distance(q, s) == 1 and not number_word and max(len(q), len(s)) > 1:
         known = q in vocabulary or q in FUNCTION_WORDS or _common_word(q, lang)
-        # an inflection only when the quote's word is a word ("page" for "pages"; "rivr" for "river"
-        # is no form of it, though "r" and "er" are both endings)
-        if (known and _real_word(s, lang)) or (_inflected(q, s) and (known or _real_word(q, lang))):
+        if (known and _real_word(s, lang)) or (_inflected(q, s, lang) and (known or s not in FUNCTION_WORDS)):
             return Difference("substituted", q, s)  # one word for another ("thed" is no form of "the")
         return Difference("typo", q, s)  # one character of noise in a word
-    if q in vocabulary or q in FUNCTION_WORDS or q in NUMBER_WORDS or _inflected(q, s):
+    if q in vocabulary or q in FUNCTION_WORDS or q in NUMBER_WORDS or _inflected(q, s, lang):
         return Difference("number" if number_word else "substituted", q, s)  # a real word, not a typo
     if min(len(q), len(s)) >= 4 and fuzz.ratio(q, s) >= TYPO_RATIO and OSA.distance(q, s) <= 1:
         # one slip ("tihrd" for "third", "recieved"): a typo, not another number; two edits or more
