@@ -376,6 +376,43 @@ def test_a_table_of_short_cells_is_not_mistaken_for_text_columns() -> None:
     assert got == [f"{n}\t{c}\t{100 + k}" for k, (n, c) in enumerate(zip(names, cities, strict=True))]
 
 
+def test_two_columns_of_short_entries_whose_rows_drift_apart_are_columns_not_a_table() -> None:
+    """A back-of-book index: entries of one or two words (``Abschluss, 3``), letter headings with
+    extra space above them, so the two columns' baselines drift apart. Each column reads whole, left
+    then right; the same entries on one grid of baselines (a table) stay rows."""
+    left = ["A", "Abbildung", "affine, 107", "Abschluss, 3", "Ähnlichkeit, 83", "B", "Basis, 3", "Baum, 37",
+            "C", "Cauchy-Folge, 8", "D", "dicht, 3", "Dimension, 34"]  # fmt: skip
+    right = ["G", "Gauß-Krümmung, 92", "Gerade, 64", "Größe, 7", "H", "Halbebene, 66", "Homotopie, 46",
+             "K", "Knoten, 20", "Kugel, 28", "M", "Möbiusband, 30", "Würfel, 12"]  # fmt: skip
+
+    def column(entries: list[str], x: float, gap: float) -> list[list[Glyph]]:
+        out, y = [], 100.0
+        for k, e in enumerate(entries):
+            y += (11 + (gap if len(e) == 1 else 0)) if k else 0
+            out.append(glyphs(e, x, y, 9))
+        return out
+
+    assert texts(page(*column(left, 60, 9.0), *column(right, 320, 6.4))) == [*left, *right]
+    assert texts(page(*column(left, 60, 0.0), *column(right, 320, 0.0))) == [
+        f"{a}\t{b}" for a, b in zip(left, right, strict=True)
+    ]
+
+
+def test_independent_needs_a_column_of_lines_and_few_shared_baselines() -> None:
+    def side(x: float, bases: list[float]) -> list[lines.Piece]:
+        run = [g for y in bases for g in glyphs("Zürich, 4", x, y, 10)]
+        return lines.pieces(words.words(run, S), S)
+
+    grid = [100.0 + 12 * k for k in range(10)]
+    shifted = [y + 6 for y in grid]
+    assert blocks._independent(side(60, grid), side(300, shifted), S)
+    assert not blocks._independent(side(60, grid), side(300, grid), S)  # a table's rows
+    assert not blocks._independent(side(60, grid[:7]), side(300, shifted[:7]), S)  # too few lines
+    # the share is taken on the side with fewer lines: a key column beside a cell that wraps
+    wrapped = [y for b in grid for y in (b, b + 4.5)]
+    assert not blocks._independent(side(60, grid), side(300, wrapped), S)
+
+
 def test_blocks_stage_reports_kinds_and_groups() -> None:
     body = [glyphs(t, 90, 100 + 14 * k, 10) for k, t in enumerate(BODY * 3)]
     numbers = [glyphs(str(k + 1), 60, 100 + 14 * k, 10) for k in range(9)]

@@ -1,7 +1,7 @@
 """The layout fixtures (``fixtures/layouts.py``) through both PDF backends: three columns on a tight
 pitch, margin line numbers, a rotated margin stamp, a footnote block, figure labels in the gutter,
 sub- and superscripts, line-end hyphens, glyphs without a Unicode mapping, a ruled table and a page
-of vertical Japanese in two tiers. Each test states the correct behaviour."""
+of vertical Japanese in two tiers, a two-column index and an unruled table. Each test states the correct behaviour."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ LAYOUT_FIXTURES = [
     "layout_hyphenation",
     "layout_unmapped",
     "layout_ruled_table",
+    "layout_index",
     "layout_vertical_japanese",
 ]
 #: Fixtures whose body lines are each drawn by one text() call (so each is a whole raw line).
@@ -40,6 +41,7 @@ WHOLE_LINE_FIXTURES = [
     "layout_figure_labels",
     "layout_hyphenation",
     "layout_ruled_table",
+    "layout_index",
 ]
 UNMAPPED = "\ufffd"
 
@@ -310,6 +312,29 @@ def test_ruled_table_rows_are_consecutive_lines_of_tab_separated_cells(backend: 
 
 
 # ----------------------------------------------------------------------------- vertical Japanese
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_index_columns_read_one_after_the_other(backend: str) -> None:
+    gt = truth("layout_index")
+    ex, cleaned = extracted("layout_index", backend)
+    drawn = {p["text"] for p in gt["paragraphs"] if p["role"] in ("index_heading", "index_entry")}
+    page_one = [ln for ln in re.split(r"\n+", ex.raw.split("\f")[0]) if ln in drawn]
+    left, right = gt["index_columns"]
+    assert page_one == [*left, *right]
+    # the cleaned text runs each column on whole (whitespace aside)
+    assert fold(" ".join(left)) in fold(cleaned.text)
+    assert fold(" ".join(right)) in fold(cleaned.text)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_unruled_table_of_short_cells_keeps_its_rows(backend: str) -> None:
+    gt = truth("layout_index")
+    ex, _ = extracted("layout_index", backend)
+    page_two = ex.raw.split("\f")[1].split("\n")
+    rows = ["\t".join(row) for row in gt["table"]]
+    start = page_two.index(rows[0])
+    assert page_two[start : start + len(rows)] == rows
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import bisect
 import itertools
 from array import array
 from collections.abc import Sequence
@@ -298,8 +299,10 @@ def _gutter_split(
     # last column of a reference list), not when lines run across it (a table's narrow first column
     # above a two-column body)
     short_ok = sum(p.chars for p in crossing) <= settings.gutter_slack * total
-    if not _is_text_column(left, total, settings, short_ok) or not _is_text_column(right, total, settings, short_ok):
+    if not (_enough_text(left, total, settings, short_ok) and _enough_text(right, total, settings, short_ok)):
         return None
+    if not (_long_pieces(left, settings) and _long_pieces(right, settings)) and not _independent(left, right, settings):
+        return None  # short pieces in rows across the gutter: a table's columns, read row by row
     # a narrow piece crossing the gutter with both columns running on above and below it floats (a
     # figure label); anything else crossing it cuts the columns into sections (a title, a caption)
     inner_top = max(min(p.top for p in left), min(p.top for p in right))
@@ -397,18 +400,20 @@ def _trim_to_empty_side(
     return start, width
 
 
-def _is_text_column(side: list[Piece], total: int, settings: LayoutSettings, short_ok: bool = False) -> bool:
-    """Enough text (a share of the region's, or with ``short_ok`` a column's worth of lines: the
-    short last column of a reference list), on at least three lines, in pieces long enough to be
-    lines of text (a table's columns hold short cells)."""
+def _enough_text(side: list[Piece], total: int, settings: LayoutSettings, short_ok: bool = False) -> bool:
+    """Enough text for a column: a share of the region's (or with ``short_ok`` a column's worth of
+    lines: the short last column of a reference list), on at least three lines."""
     rows = len({round(p.baseline) for p in side})
     if rows < 3:
         return False
-    if sum(p.chars for p in side) < settings.min_side_share * total and not (
+    return sum(p.chars for p in side) >= settings.min_side_share * total or (
         short_ok and rows >= settings.min_side_lines
-    ):
-        return False
-    # the median words per piece, weighted by characters: a column's lines outweigh a figure's labels
+    )
+
+
+def _long_pieces(side: list[Piece], settings: LayoutSettings) -> bool:
+    """Pieces long enough to be lines of text (a table's columns hold short cells): the median words
+    per piece, weighted by characters, so a column's lines outweigh a figure's labels."""
     counts = sorted((_word_count(p), p.chars) for p in side)
     half, acc = sum(c for _, c in counts) / 2, 0
     for words, chars in counts:
@@ -416,6 +421,23 @@ def _is_text_column(side: list[Piece], total: int, settings: LayoutSettings, sho
         if acc >= half:
             return words >= settings.min_column_words
     return False
+
+
+def _independent(left: list[Piece], right: list[Piece], settings: LayoutSettings) -> bool:
+    """Two sides of short pieces that are two columns of their own (an index, a list of terms), not
+    a table: each has a column's worth of lines, and most lines of the side with fewer of them have
+    no line on the other side's baselines (a table's cells share their row's baseline; an index's
+    two columns drift apart at every letter heading)."""
+    few, many = (left, right) if len(left) <= len(right) else (right, left)
+    if len({round(p.baseline) for p in few}) < settings.min_side_lines:
+        return False
+    bases = sorted(p.baseline for p in many)
+    partnered = 0
+    for p in few:
+        reach = settings.baseline_tolerance * p.size
+        k = bisect.bisect_left(bases, p.baseline - reach)
+        partnered += k < len(bases) and bases[k] <= p.baseline + reach
+    return partnered < settings.max_row_share * len(few)
 
 
 def _word_count(p: Piece) -> float:

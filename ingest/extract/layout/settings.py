@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass
 #: Bumped whenever the engine can turn the same glyphs into a different raw stream: it enters the
 #: pipeline settings hash and the extractor version, so a database made by an older engine reports
 #: its documents as needing ``--reprocess`` instead of silently mixing outputs.
-LAYOUT_VERSION = 4
+LAYOUT_VERSION = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +51,9 @@ class LayoutSettings:
     floating_width: float = 0.3
     #: a side made of pieces this short on median (words) is a table column, not a text column
     min_column_words: float = 2.5
+    #: ... unless at most this share of the shorter side's pieces shares a baseline with the other
+    #: side: two columns of short lines (an index), where a table's cells line up in rows
+    max_row_share: float = 0.6
 
     # margin furniture
     #: at least this many numbers in a margin column make it a column of line numbers
