@@ -413,6 +413,36 @@ def test_independent_needs_a_column_of_lines_and_few_shared_baselines() -> None:
     assert not blocks._independent(side(60, grid), side(300, wrapped), S)
 
 
+def test_a_label_beside_a_note_is_read_after_the_body_not_inside_its_sentence() -> None:
+    """A tax form's note: a paragraph indented beside a bold ``!`` (larger type) and a ``CAUTION`` (a
+    smaller bold font, drawn right before the line's text, as the IRS draws it) standing left of its
+    second and third lines. They leave the sentence, and are read after the page body."""
+    note = ["You may have to pay an extra", "tax if you received a taxable", "distribution from the Zürich",
+            "account in that year. See Form 5329."]  # fmt: skip
+    drawn = [glyphs(t, 100, 100 + 10 * k, 9.5) for k, t in enumerate(note)]
+    bang = [g._replace(font="Bold") for g in glyphs("!", 82, 112.5, 17)]
+    caution = [g._replace(font="Black") for g in glyphs("CAUTION", 78, 118.7, 5)]
+    got = texts(page(drawn[0], bang, drawn[1], caution, drawn[2], drawn[3]))
+    assert got == [*note, "!", "CAUTION"]
+
+
+def test_hanging_list_markers_formulas_and_words_left_of_a_paragraph_stay_in_their_line() -> None:
+    """The markers of a list whose items end without a full stop, an arrow of a derivation, and a
+    lower-case word at a paragraph's left are not labels beside it."""
+    items = ["Enter the amount from line 7 of the form", "carried over from the year before",
+             "Enter the smaller of line 1 and line 2", "as shown in the table for Zürich"]  # fmt: skip
+    drawn = []
+    for k, t in enumerate(items):
+        drawn.append(glyphs(t, 100, 100 + 10 * k, 9.5))
+        if k % 2 == 0:
+            drawn.append([g._replace(font="Bold") for g in glyphs(f"{k // 2 + 1}.", 80, 100 + 10 * k, 9.5)])
+    assert texts(page(*drawn)) == [f"{k // 2 + 1}. {t}" if k % 2 == 0 else t for k, t in enumerate(items)]
+    maths = ["f(x) = g(x) + h(x) for all x", "g(x) = 0 and h(x) = 0 hold too"]
+    drawn = [glyphs(maths[0], 100, 100, 10), [g._replace(font="Sym") for g in glyphs("⇒", 85, 110, 10)]]
+    drawn.append(glyphs(maths[1], 100, 110, 10))
+    assert texts(page(*drawn)) == [maths[0], f"⇒ {maths[1]}"]
+
+
 def test_blocks_stage_reports_kinds_and_groups() -> None:
     body = [glyphs(t, 90, 100 + 14 * k, 10) for k, t in enumerate(BODY * 3)]
     numbers = [glyphs(str(k + 1), 60, 100 + 14 * k, 10) for k in range(9)]

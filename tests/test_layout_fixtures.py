@@ -1,7 +1,8 @@
 """The layout fixtures (``fixtures/layouts.py``) through both PDF backends: three columns on a tight
 pitch, margin line numbers, a rotated margin stamp, a footnote block, figure labels in the gutter,
 sub- and superscripts, line-end hyphens, glyphs without a Unicode mapping, a ruled table and a page
-of vertical Japanese in two tiers, a two-column index and an unruled table. Each test states the correct behaviour."""
+of vertical Japanese in two tiers, a two-column index and an unruled table, notes with labels beside
+them. Each test states the correct behaviour."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ LAYOUT_FIXTURES = [
     "layout_unmapped",
     "layout_ruled_table",
     "layout_index",
+    "layout_side_notes",
     "layout_vertical_japanese",
 ]
 #: Fixtures whose body lines are each drawn by one text() call (so each is a whole raw line).
@@ -335,6 +337,20 @@ def test_an_unruled_table_of_short_cells_keeps_its_rows(backend: str) -> None:
     rows = ["\t".join(row) for row in gt["table"]]
     start = page_two.index(rows[0])
     assert page_two[start : start + len(rows)] == rows
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_labels_beside_a_note_are_read_after_the_page_body(backend: str) -> None:
+    gt = truth("layout_side_notes")
+    ex, cleaned = extracted("layout_side_notes", backend)
+    lines = raw_lines(ex)
+    # the note's lines are whole, without the ! and CAUTION beside them, and run on in the cleaned text
+    assert "you received a taxable distribution from" in lines
+    assert "may be able to decrease the tax" in lines
+    assert [ln for ln in lines if ln][-len(gt["side_labels"]) :] == gt["side_labels"]
+    # a list's marker stays at the head of its item, though the item before ends without a full stop
+    for item in gt["list_items"]:
+        assert fold(item) in fold(cleaned.text)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -19,13 +19,24 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import re
+import unicodedata
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from citeline.ingest.extract.glyphs import Rule
-from citeline.ingest.extract.layout.lines import LineKind, Piece, TextLine, group_rows, make_line
+from citeline.ingest.extract.layout.lines import (
+    SENTENCE_END,
+    LineKind,
+    Piece,
+    TextLine,
+    group_rows,
+    make_line,
+    piece_of,
+)
 from citeline.ingest.extract.layout.settings import LayoutSettings
+from citeline.ingest.extract.layout.words import Word
 from citeline.ingest.scripts import CJK_CHARS_PER_WORD, is_cjk
 
 #: Columns are searched at most this many levels deep (a four-column page needs two, and a band cut
@@ -453,10 +464,11 @@ def _word_count(p: Piece) -> float:
 
 
 def _group_blocks(group: list[Piece], g: int, rules: Sequence[Rule], settings: LayoutSettings) -> list[Block]:
-    """The lines of one flow, as body, table and footnote blocks in reading order."""
+    """The lines of one flow, as body, table, footnote and aside blocks in reading order."""
     proxies = sorted((p for p in group if p.members is not None), key=lambda p: p.top)
     plain = [p for p in group if p.members is None]
-    lines = [make_line(row, settings, cells=True) for row in group_rows(plain, settings)]
+    rows, labels = side_labels(group_rows(plain, settings), settings)
+    lines = [make_line(row, settings, cells=True) for row in rows]
     for ln in lines:
         if "\t" in ln.text:
             ln.kind = "table"
@@ -474,10 +486,88 @@ def _group_blocks(group: list[Piece], g: int, rules: Sequence[Rule], settings: L
             r for r in rules if not r.vertical and proxy.x0 - 1 <= r.x1 and r.x0 <= proxy.x1 + 1
             and proxy.top + 1 < r.top < proxy.bottom - 1
         ]  # fmt: skip
-        rows = [_table_row(r, vertical, settings) for r in group_rows(proxy.members, settings)]
-        out.append(Block(_wrapped_cells(rows, horizontal, vertical, settings), "table", g, proxy.x0, proxy.x1))
+        cells = [_table_row(r, vertical, settings) for r in group_rows(proxy.members, settings)]
+        out.append(Block(_wrapped_cells(cells, horizontal, vertical, settings), "table", g, proxy.x0, proxy.x1))
     out.extend(_runs(queue, g))
+    if labels:
+        asides = [make_line([p], settings, kind="aside") for p in labels]
+        out.append(Block(asides, "aside", g, min(ln.x0 for ln in asides), max(ln.x1 for ln in asides)))
     return out
+
+
+def side_labels(rows: list[list[Piece]], settings: LayoutSettings) -> tuple[list[list[Piece]], list[Piece]]:
+    """``(rows, labels)``: the rows of one flow without the labels set in a strip beside a paragraph
+    (the ``!``, ``CAUTION`` and ``TIP`` of a tax form's notes), each of which would otherwise run
+    into the sentence of the line it stands beside.
+
+    A label is a sign or one or two words in capitals at the start of a row, left of where the row's
+    text goes on, in another font or size than that text, beside a paragraph that began above it: the rows above,
+    up to the paragraph's first, start where the text goes on, and the one right above ends
+    mid-sentence. A list's marker (``2)``, ``(b)``, ``•``) or a reference's label marks its item's
+    first line instead, as do the markers of the items before it, and a table's first cell stands
+    under the cells of its column."""
+    out: list[list[Piece]] = []
+    labels: list[Piece] = []
+    for row in rows:
+        left = _label_words(row, out, settings)
+        if left:
+            labels.append(piece_of(left))
+            taken = {id(w) for w in left}
+            row = [p for p in (_without(p, taken) for p in row) if p is not None]
+        out.append(row)
+    return out, labels
+
+
+#: A list's marker: a number, a letter or a roman numeral with a dot or parentheses, a bullet, a dash.
+_LIST_MARKER = re.compile(r"^(?:§?\(?[0-9]{1,3}[.)]?|\(?[a-zA-Z][.)]|\(?[ivxIVX]{1,4}[.)]|[•◦▪‣∙·*–—-])$")
+
+
+def _label_words(row: list[Piece], above: list[list[Piece]], settings: LayoutSettings) -> list[Word]:
+    """The words of ``row`` that are a label beside the paragraph ``above`` ends with (see
+    :func:`side_labels`), or none."""
+    if not above or not above[-1]:
+        return []
+    edge = above[-1][0].x0
+    words = [w for p in row for w in p.words]
+    left = [w for w in words if w.x1 <= edge]
+    rest = [w for w in words if w.x1 > edge]
+    if not left or len(left) > 2 or len(rest) < 3 or sum(len(w.text) for w in left) > 12:
+        return []
+    em = max(rest[0].size, 1.0)
+    # a sign or a word in capitals (``!``, ``TIP``, ``NOTE``), not a word of the text or a formula's
+    if any(c.islower() or unicodedata.category(c) == "Sm" for w in left for c in w.text):
+        return []
+    if not -0.5 * em <= rest[0].x0 - edge <= 0.15 * em:  # (the line above may be indented)
+        return []
+    if sum(len(p.words) for p in above[-1]) < 3 or above[-1][-1].words[-1].text[-1:] in SENTENCE_END:
+        return []
+    if _LIST_MARKER.match(" ".join(w.text for w in left)) or left[-1].text.endswith(":"):
+        return []
+    if all(w.font == rest[0].font and abs(w.size - rest[0].size) <= 0.1 * em for w in left):
+        return []
+    # the paragraph beside the label: rows starting where the text goes on, one right below the
+    # other, up to its first; the row before that, if it is close, must not be a marked item
+    start = rest[0].x0
+    last = rest[0].baseline
+    for prev in reversed(above):
+        if not 0 < last - prev[0].baseline <= 2.5 * em:
+            return left  # the paragraph starts the flow, or after a gap
+        if prev[0].x0 < start - 0.5 * em:
+            marked = [w for p in prev for w in p.words]
+            gaps = itertools.pairwise(marked)
+            return [] if any(abs(b.x0 - start) <= 0.5 * em and b.x0 - a.x1 >= 0.5 * em for a, b in gaps) else left
+        if abs(prev[0].x0 - start) > 0.5 * em:
+            return []
+        last = prev[0].baseline
+    return left
+
+
+def _without(p: Piece, taken: set[int]) -> Piece | None:
+    """``p`` without the words in ``taken`` (by identity)."""
+    kept = [w for w in p.words if id(w) not in taken]
+    if len(kept) == len(p.words):
+        return p
+    return piece_of(kept) if kept else None
 
 
 def _table_row(row: list[Piece], vertical: Sequence[Rule], settings: LayoutSettings) -> TextLine:

@@ -20,8 +20,11 @@ from citeline.ingest.extract.layout.words import Word, same_line
 from citeline.ingest.scripts import MAYBE_RTL, is_cjk, is_rtl
 
 #: What a line is to the reading order: body text, a footnote (read after the page body), a table
-#: row, a margin line number or other margin text (furniture), text at another rotation.
-LineKind = Literal["body", "footnote", "table", "line_number", "margin", "rotated"]
+#: row, a label set beside a paragraph (read after the page body), a margin line number or other
+#: margin text (furniture), text at another rotation.
+LineKind = Literal["body", "footnote", "table", "aside", "line_number", "margin", "rotated"]
+#: Characters that end a sentence, or a clause that a new line may start after.
+SENTENCE_END = frozenset(".!?:;。！？")
 
 
 @dataclass(slots=True)
@@ -96,6 +99,23 @@ def pieces(words: Sequence[Word], settings: LayoutSettings) -> list[Piece]:
     if cur is not None:
         out.append(cur)
     return out
+
+
+def piece_of(words: Sequence[Word]) -> Piece:
+    """The piece of ``words`` (adjacent on one baseline, in content order): its box, and the baseline
+    and size of its largest word."""
+    biggest = max(words, key=lambda w: w.size)
+    return Piece(
+        list(words),
+        min(w.x0 for w in words),
+        max(w.x1 for w in words),
+        min(w.top for w in words),
+        max(w.bottom for w in words),
+        biggest.baseline,
+        biggest.size,
+        min(w.seq for w in words),
+        sum(len(w.text) for w in words),
+    )
 
 
 def group_rows(items: Iterable[Piece], settings: LayoutSettings) -> list[list[Piece]]:

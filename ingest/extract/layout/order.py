@@ -2,7 +2,8 @@
 
 Body blocks come in the order the blocks stage found (sections top to bottom, columns left to right
 within each); then the footnotes of every column, so a sentence running from the foot of one column
-to the head of the next reads through; then text at another rotation; then margin line numbers.
+to the head of the next reads through; then the labels set beside paragraphs; then text at another
+rotation; then margin line numbers.
 A paragraph starts where the line pitch opens up, after an indented or short sentence-final line, at
 a heading (a larger font, or a short capitalised line without final punctuation), and at every block
 that is read out of its place (a footnote group, a table, rotated text).
@@ -16,13 +17,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citeline.ingest.extract.layout.blocks import Block
-from citeline.ingest.extract.layout.lines import LineKind, TextLine
+from citeline.ingest.extract.layout.lines import SENTENCE_END, LineKind, TextLine
 from citeline.ingest.extract.layout.settings import LayoutSettings
 
-_SENTENCE_END = frozenset(".!?:;。！？")
 _FULL_STOP = frozenset(".!?。！？")
 #: Kinds read after the page body, in this order.
-_DEFERRED: tuple[LineKind, ...] = ("footnote", "rotated", "margin", "line_number")
+_DEFERRED: tuple[LineKind, ...] = ("footnote", "aside", "rotated", "margin", "line_number")
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +85,7 @@ def _paragraph_starts(lines: list[TextLine], groups: list[int], settings: Layout
         prev, cur = lines[k - 1], lines[k]
         pg, cg = groups[k - 1], groups[k]
         height = max(prev.bottom - prev.top, cur.bottom - cur.top, 1.0)
-        ends = prev.text[-1:] in _SENTENCE_END
+        ends = prev.text[-1:] in SENTENCE_END
         indented = ends and 0.8 * height < cur.x0 - left[cg] < 8 * height and prev.x0 - left[pg] < 0.5 * height
         if cg == pg:
             pitch = cur.top - prev.top
@@ -120,7 +120,7 @@ def _short_heading(text: str, following: str, width: float, column: float, setti
     first = text.lstrip()[:1]
     return (
         width < settings.heading_width * column
-        and text[-1:] not in _SENTENCE_END
+        and text[-1:] not in SENTENCE_END
         and text[-1:] not in ",-(–"
         and len(text.split()) <= 12
         and (first.isupper() or first.isdigit())
