@@ -413,17 +413,18 @@ def test_independent_needs_a_column_of_lines_and_few_shared_baselines() -> None:
     assert not blocks._independent(side(60, grid), side(300, wrapped), S)
 
 
-def test_a_label_beside_a_note_is_read_after_the_body_not_inside_its_sentence() -> None:
+def test_a_label_beside_a_note_is_read_after_the_note_not_inside_its_sentence() -> None:
     """A tax form's note: a paragraph indented beside a bold ``!`` (larger type) and a ``CAUTION`` (a
     smaller bold font, drawn right before the line's text, as the IRS draws it) standing left of its
-    second and third lines. They leave the sentence, and are read after the page body."""
+    second and third lines. They leave the sentence, and are read after the note."""
     note = ["You may have to pay an extra", "tax if you received a taxable", "distribution from the Zürich",
             "account in that year. See Form 5329."]  # fmt: skip
     drawn = [glyphs(t, 100, 100 + 10 * k, 9.5) for k, t in enumerate(note)]
     bang = [g._replace(font="Bold") for g in glyphs("!", 82, 112.5, 17)]
     caution = [g._replace(font="Black") for g in glyphs("CAUTION", 78, 118.7, 5)]
-    got = texts(page(drawn[0], bang, drawn[1], caution, drawn[2], drawn[3]))
-    assert got == [*note, "!", "CAUTION"]
+    after = glyphs("Distributions from a health savings account are", 72, 150, 9.5)
+    got = texts(page(drawn[0], bang, drawn[1], caution, drawn[2], drawn[3], after))
+    assert got == [*note, "!", "CAUTION", "Distributions from a health savings account are"]
 
 
 def test_hanging_list_markers_formulas_and_words_left_of_a_paragraph_stay_in_their_line() -> None:
@@ -441,6 +442,22 @@ def test_hanging_list_markers_formulas_and_words_left_of_a_paragraph_stay_in_the
     drawn = [glyphs(maths[0], 100, 100, 10), [g._replace(font="Sym") for g in glyphs("⇒", 85, 110, 10)]]
     drawn.append(glyphs(maths[1], 100, 110, 10))
     assert texts(page(*drawn)) == [maths[0], f"⇒ {maths[1]}"]
+
+
+def test_a_running_foot_inside_one_column_is_read_after_the_page() -> None:
+    """Two columns; the running foot stands at the foot of the left column and the page number under
+    the gutter, apart from the body by more than a line's gap: the foot is read last, not inside the
+    left column's text."""
+    left = column_text(12, 0, 40)
+    right = column_text(12, 3, 40)
+    drawn = [glyphs(t, 40, 600 + 12 * k, 10) for k, t in enumerate(left)]
+    drawn += [glyphs(t, 330, 600 + 12 * k, 10) for k, t in enumerate(right)]
+    drawn += [glyphs("Anleitung zur Einkommensteuer", 40, 760, 8), glyphs("-27-", 296, 760, 8)]
+    got = texts(page(*drawn))
+    assert got == [*left, *right, "Anleitung zur Einkommensteuer\t-27-"]
+    # the last line of a column right under the one before it is body, however low it stands
+    low = [glyphs(t, 40, 640 + 12 * k, 10) for k, t in enumerate(left)]
+    assert texts(page(*low, *(glyphs(t, 330, 100 + 12 * k, 10) for k, t in enumerate(right)))) == [*left, *right]
 
 
 def test_blocks_stage_reports_kinds_and_groups() -> None:

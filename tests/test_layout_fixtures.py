@@ -340,14 +340,16 @@ def test_an_unruled_table_of_short_cells_keeps_its_rows(backend: str) -> None:
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_labels_beside_a_note_are_read_after_the_page_body(backend: str) -> None:
+def test_labels_beside_a_note_are_read_after_the_note(backend: str) -> None:
     gt = truth("layout_side_notes")
     ex, cleaned = extracted("layout_side_notes", backend)
-    lines = raw_lines(ex)
-    # the note's lines are whole, without the ! and CAUTION beside them, and run on in the cleaned text
+    lines = [ln for ln in raw_lines(ex) if ln]
+    # the notes' lines are whole, without the ! and CAUTION beside them, and run on in the cleaned text
     assert "you received a taxable distribution from" in lines
     assert "may be able to decrease the tax" in lines
-    assert [ln for ln in lines if ln][-len(gt["side_labels"]) :] == gt["side_labels"]
+    # each label comes right after the note it stands beside
+    assert lines[lines.index("Form 5329.") + 1 :][:2] == ["!", "CAUTION"] == gt["side_labels"][:2]
+    assert lines[lines.index("first of the month.") + 1] == "TIP" == gt["side_labels"][2]
     # a list's marker stays at the head of its item, though the item before ends without a full stop
     for item in gt["list_items"]:
         assert fold(item) in fold(cleaned.text)

@@ -319,6 +319,24 @@ def test_roman_numerals_and_digit_normalised_headers() -> None:
     assert ("header", "Chapter 2 · Préface") in kinds
 
 
+def test_a_running_foot_matches_with_its_page_number_on_either_side() -> None:
+    """An even page sets its number left of the running title, an odd page right of it, one cell
+    apart or next to it; all are one running foot."""
+    doc = pages(
+        "Einkünfte aus Kapitalvermögen.\n- 34 -\tAnleitung zur Steuererklärung",
+        "Werbungskosten und Freibeträge.\nAnleitung zur Steuererklärung\t- 35 -",
+        "Sonderausgaben für Spenden.\n-36- Anleitung zur Steuererklärung",
+    )
+    assert [(f.kind, f.text) for f in find_furniture(doc)] == [
+        ("footer", "- 34 -\tAnleitung zur Steuererklärung"),
+        ("footer", "Anleitung zur Steuererklärung\t- 35 -"),
+        ("footer", "-36- Anleitung zur Steuererklärung"),
+    ]
+    # a number inside the line is still part of what repeats
+    assert find_furniture(pages("Alpha.\nTeil 1 der Anleitung", "Beta.\nTeil 2 der Anleitung")) != []
+    assert find_furniture(pages("Alpha.\nTable 3 shows the rates", "Beta.\nTable 4 lists the forms")) == []
+
+
 def test_single_page_keeps_everything() -> None:
     assert find_furniture("Title\nBody.\nPage 1 of 1") == []
 

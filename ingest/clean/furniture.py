@@ -4,10 +4,12 @@ The raw stream separates pages with ``"\\f"`` and lines with ``"\\n"``. A line i
 sits in the top or bottom band of its page (the first or last :data:`BAND_LINES` non-blank lines, and,
 when the extractor gave geometry, within :data:`BAND_FRACTION` of the page edge) and either
 
-* repeats on several pages once digits are normalised (``Page 3`` and ``Page 4`` match), or
+* repeats on several pages once digits are normalised (``Page 3`` and ``Page 4`` match) and a page
+  number at either end is left out (``- 34 -  Instructions for Form 1040NR`` on an even page and
+  ``Instructions for Form 1040NR  - 35 -`` on an odd one match), or
 * is a page number: ``Page N``, ``Page N of M``, ``N / M``, ``- N -``, a bare number or a roman
   numeral. Bare numbers and numerals only count when at least two pages agree on the offset between
-  the printed number and the page index, so a stray number at the foot of one table is kept.
+  the printed number and the page index, so a stray number at the foot of one table is kept, or
 
 Removed regions are reported (kind, span, page, text) so the store can keep them; the map keeps their
 positions, so nothing is lost.
@@ -61,6 +63,8 @@ _ROMAN = re.compile(
 )
 _DIGITS = re.compile(r"\d+")
 _SPACE_RUN = re.compile(r"\s+")
+#: A page number (digits already turned to ``#``) at the start or the end of a line's key.
+_EDGE_NUMBER = re.compile(r"^[-–—\[(]?\s?#\s?[-–—\])]? (?=\S)| [-–—\[(]?\s?#\s?[-–—\])]?$")
 _LINE = re.compile(r"[^\n\r\f]+")
 _WORDS = re.compile(r"[^\W\d_]+")
 
@@ -107,7 +111,8 @@ def page_number_of(text: str) -> tuple[int, bool] | None:
 
 
 def _key(text: str) -> str:
-    return _SPACE_RUN.sub(" ", _DIGITS.sub("#", text.casefold())).strip()
+    """What a running line is compared by: digits normalised, and a page number at either end left out."""
+    return _EDGE_NUMBER.sub("", _SPACE_RUN.sub(" ", _DIGITS.sub("#", text.casefold())).strip())
 
 
 def _band_lines(text: str, geometry: Sequence[LineGeometry] | None) -> tuple[list[_Line], int]:

@@ -75,7 +75,8 @@ def layout_page(page: PageGlyphs, settings: LayoutSettings = DEFAULT_SETTINGS) -
         upright, vertical = split_vertical(upright)
     found = []
     if upright:
-        found = blocks.blocks(lines.pieces(words.words(upright, settings), settings), page.rules, page.width, settings)
+        pieces = lines.pieces(words.words(upright, settings), settings)
+        found = blocks.blocks(pieces, page.rules, page.width, settings, height=page.height)
     for rotation, group in sorted(turned.items()):
         found.append(_rotated_block(rotation, group, page, len(glyphs), len(found), settings))
     columns = _vertical_lines(vertical, page, settings) if vertical else []

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from citeline.ingest.extract.glyphs import Rule
 from citeline.ingest.extract.layout.lines import (
+    FULL_STOP,
     SENTENCE_END,
     LineKind,
     Piece,
@@ -44,7 +45,8 @@ from citeline.ingest.scripts import CJK_CHARS_PER_WORD, is_cjk
 MAX_DEPTH = 6
 #: Margin line numbers stand in this outer share of the page width.
 MARGIN = 0.2
-#: At most this many horizontal cuts on the way to a region (each needs its bands searched again).
+#: At most this many horizontal cuts on the way to a region (each needs its bands searched again),
+#: not counting those that cut off a band of a line or two.
 MAX_BANDS = 2
 
 
@@ -61,11 +63,17 @@ class Block:
     extra: dict[str, float] = field(default_factory=dict)
 
 
-def blocks(items: Sequence[Piece], rules: Sequence[Rule], width: float, settings: LayoutSettings) -> list[Block]:
-    """Body blocks in reading order, then the margin line numbers (kind ``line_number``)."""
+def blocks(
+    items: Sequence[Piece], rules: Sequence[Rule], width: float, settings: LayoutSettings, height: float = 0.0
+) -> list[Block]:
+    """Body blocks in reading order, then the margin line numbers (kind ``line_number``); with the
+    page's ``height``, the page's foot last (kind ``foot``)."""
     if not items:
         return []
     body, numbers = split_line_numbers(items, width, settings)
+    foot: list[Piece] = []
+    if height > 0:
+        body, foot = page_foot(body, height)
     body, tables = ruled_tables(body, rules, settings)
     right = max(width, max(p.x1 for p in body + tables)) if body or tables else width
     groups = columns([*body, *tables], 0.0, right, 0, settings)
@@ -76,7 +84,51 @@ def blocks(items: Sequence[Piece], rules: Sequence[Rule], width: float, settings
         rows = group_rows(numbers, settings)
         lines = [make_line(r, settings, kind="line_number") for r in rows]
         out.append(Block(lines, "line_number", len(groups), min(ln.x0 for ln in lines), max(ln.x1 for ln in lines)))
-    return out
+    return out + band_blocks(foot, "foot", settings)
+
+
+# ----------------------------------------------------------------------------- page foot
+
+#: A running foot stands within this share of the page height from its foot...
+BAND = 0.1
+#: ... set off from the body by a gap at least this share of a line's height ...
+BAND_GAP = 0.6
+#: ... on at most this many lines.
+BAND_ROWS = 2
+
+
+def page_foot(items: Sequence[Piece], height: float) -> tuple[list[Piece], list[Piece]]:
+    """``(body, foot)``: the lines at the foot of the page that stand apart from everything above
+    them across the page's width: a running foot, a page number. Set inside one column's width (the
+    IRS sets its running foot under the left column), it would else be read as that column's last
+    line, in the middle of the page's text; read last, the cleaner finds it where running feet stand
+    and strips it when it repeats. (A running head is left where the columns put it: a section
+    heading at the head of one column looks the same.)"""
+    if len(items) < 6:
+        return list(items), []
+    ordered = sorted(items, key=lambda p: p.top)
+    tall = sorted(p.bottom - p.top for p in ordered)[len(ordered) // 2]
+    reach = ordered[0].bottom  # the lowest bottom of the pieces above the one looked at
+    for k in range(1, len(ordered)):
+        p = ordered[k]
+        if p.top >= (1 - BAND) * height and p.top - reach >= BAND_GAP * tall and _rows(ordered[k:]) <= BAND_ROWS:
+            if k < 3:
+                break  # nothing much above: a short page is all body
+            return sorted(ordered[:k], key=lambda p: p.seq), ordered[k:]
+        reach = max(reach, p.bottom)
+    return list(items), []
+
+
+def _rows(items: Sequence[Piece]) -> int:
+    return len({round(p.baseline) for p in items})
+
+
+def band_blocks(items: Sequence[Piece], kind: LineKind, settings: LayoutSettings) -> list[Block]:
+    """The page's foot as one block of its rows."""
+    if not items:
+        return []
+    found = [make_line(row, settings, cells=True, kind=kind) for row in group_rows(items, settings)]
+    return [Block(found, kind, -1, min(ln.x0 for ln in found), max(ln.x1 for ln in found))]
 
 
 # ----------------------------------------------------------------------------- line numbers
@@ -249,8 +301,11 @@ def _band_split(
         reach = max(reach, ordered[k].bottom)
     if at < 0:
         return [(items, False)]
-    upper = columns(ordered[:at], lo, hi, depth + 1, settings, bands + 1)
-    lower = columns(ordered[at:], lo, hi, depth + 1, settings, bands + 1)
+    # a band of a line or two (a heading, a table's last row) needs no search: cutting it off does
+    # not count against the cuts the other band may still make
+    top, bottom = ordered[:at], ordered[at:]
+    upper = columns(top, lo, hi, depth + 1, settings, bands + (_rows(bottom) > BAND_ROWS))
+    lower = columns(bottom, lo, hi, depth + 1, settings, bands + (_rows(top) > BAND_ROWS))
     if len(upper) == 1 and len(lower) == 1:
         return [(items, False)]
     return upper + lower
@@ -464,7 +519,7 @@ def _word_count(p: Piece) -> float:
 
 
 def _group_blocks(group: list[Piece], g: int, rules: Sequence[Rule], settings: LayoutSettings) -> list[Block]:
-    """The lines of one flow, as body, table, footnote and aside blocks in reading order."""
+    """The lines of one flow, as body, table, aside and footnote blocks in reading order."""
     proxies = sorted((p for p in group if p.members is not None), key=lambda p: p.top)
     plain = [p for p in group if p.members is None]
     rows, labels = side_labels(group_rows(plain, settings), settings)
@@ -473,6 +528,8 @@ def _group_blocks(group: list[Piece], g: int, rules: Sequence[Rule], settings: L
         if "\t" in ln.text:
             ln.kind = "table"
     _mark_footnotes(lines, settings)
+    if labels:
+        lines = _with_asides(lines, labels, settings)
     # the tables, each at its place among the lines
     out: list[Block] = []
     queue = list(lines)
@@ -489,16 +546,35 @@ def _group_blocks(group: list[Piece], g: int, rules: Sequence[Rule], settings: L
         cells = [_table_row(r, vertical, settings) for r in group_rows(proxy.members, settings)]
         out.append(Block(_wrapped_cells(cells, horizontal, vertical, settings), "table", g, proxy.x0, proxy.x1))
     out.extend(_runs(queue, g))
-    if labels:
-        asides = [make_line([p], settings, kind="aside") for p in labels]
-        out.append(Block(asides, "aside", g, min(ln.x0 for ln in asides), max(ln.x1 for ln in asides)))
     return out
 
 
-def side_labels(rows: list[list[Piece]], settings: LayoutSettings) -> tuple[list[list[Piece]], list[Piece]]:
+def _with_asides(lines: list[TextLine], labels: list[tuple[int, Piece]], settings: LayoutSettings) -> list[TextLine]:
+    """``lines`` with each label read after the paragraph it stands beside: after the first line from
+    its row on that ends a sentence (the paragraph may go on below the label at another indent), or
+    the last one before a gap."""
+    after: dict[int, list[TextLine]] = {}
+    for row, label in labels:
+        em = max(lines[row].size, 1.0)
+        k = row
+        while (
+            k + 1 < len(lines)
+            and lines[k].text[-1:] not in FULL_STOP
+            and 0 < lines[k + 1].baseline - lines[k].baseline <= 2.5 * em
+        ):
+            k += 1
+        after.setdefault(k, []).append(make_line([label], settings, kind="aside"))
+    out: list[TextLine] = []
+    for k, ln in enumerate(lines):
+        out.append(ln)
+        out.extend(after.get(k, ()))
+    return out
+
+
+def side_labels(rows: list[list[Piece]], settings: LayoutSettings) -> tuple[list[list[Piece]], list[tuple[int, Piece]]]:
     """``(rows, labels)``: the rows of one flow without the labels set in a strip beside a paragraph
     (the ``!``, ``CAUTION`` and ``TIP`` of a tax form's notes), each of which would otherwise run
-    into the sentence of the line it stands beside.
+    into the sentence of the line it stands beside; each label with the index of its row.
 
     A label is a sign or one or two words in capitals at the start of a row, left of where the row's
     text goes on, in another font or size than that text, beside a paragraph that began above it: the rows above,
@@ -507,11 +583,11 @@ def side_labels(rows: list[list[Piece]], settings: LayoutSettings) -> tuple[list
     first line instead, as do the markers of the items before it, and a table's first cell stands
     under the cells of its column."""
     out: list[list[Piece]] = []
-    labels: list[Piece] = []
+    labels: list[tuple[int, Piece]] = []
     for row in rows:
         left = _label_words(row, out, settings)
         if left:
-            labels.append(piece_of(left))
+            labels.append((len(out), piece_of(left)))
             taken = {id(w) for w in left}
             row = [p for p in (_without(p, taken) for p in row) if p is not None]
         out.append(row)

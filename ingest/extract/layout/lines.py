@@ -20,11 +20,13 @@ from citeline.ingest.extract.layout.words import Word, same_line
 from citeline.ingest.scripts import MAYBE_RTL, is_cjk, is_rtl
 
 #: What a line is to the reading order: body text, a footnote (read after the page body), a table
-#: row, a label set beside a paragraph (read after the page body), a margin line number or other
-#: margin text (furniture), text at another rotation.
-LineKind = Literal["body", "footnote", "table", "aside", "line_number", "margin", "rotated"]
+#: row, a label set beside a paragraph (read after that paragraph), a margin line number or other
+#: margin text (furniture), text at another rotation, the page's foot (read last).
+LineKind = Literal["body", "footnote", "table", "aside", "line_number", "margin", "rotated", "foot"]
 #: Characters that end a sentence, or a clause that a new line may start after.
 SENTENCE_END = frozenset(".!?:;。！？")
+#: Characters that end a sentence.
+FULL_STOP = frozenset(".!?。！？")
 
 
 @dataclass(slots=True)

@@ -1,9 +1,9 @@
 """Stage 4, blocks -> order: the page's lines in reading order, with paragraph starts marked.
 
 Body blocks come in the order the blocks stage found (sections top to bottom, columns left to right
-within each); then the footnotes of every column, so a sentence running from the foot of one column
-to the head of the next reads through; then the labels set beside paragraphs; then text at another
-rotation; then margin line numbers.
+within each; a label set beside a paragraph after that paragraph); then the footnotes of every
+column, so a sentence running from the foot of one column to the head of the next reads through;
+then text at another rotation; then margin line numbers; then the page's foot.
 A paragraph starts where the line pitch opens up, after an indented or short sentence-final line, at
 a heading (a larger font, or a short capitalised line without final punctuation), and at every block
 that is read out of its place (a footnote group, a table, rotated text).
@@ -17,12 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citeline.ingest.extract.layout.blocks import Block
-from citeline.ingest.extract.layout.lines import SENTENCE_END, LineKind, TextLine
+from citeline.ingest.extract.layout.lines import FULL_STOP, SENTENCE_END, LineKind, TextLine
 from citeline.ingest.extract.layout.settings import LayoutSettings
 
-_FULL_STOP = frozenset(".!?。！？")
 #: Kinds read after the page body, in this order.
-_DEFERRED: tuple[LineKind, ...] = ("footnote", "aside", "rotated", "margin", "line_number")
+_DEFERRED: tuple[LineKind, ...] = ("footnote", "rotated", "margin", "line_number")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,15 +38,16 @@ class LayoutLine:
 
 def order(found: Sequence[Block], settings: LayoutSettings) -> list[LayoutLine]:
     """The lines of ``found`` blocks in reading order, paragraph starts marked."""
-    main = [b for b in found if b.kind not in _DEFERRED]
-    sequence = main + [b for kind in _DEFERRED for b in found if b.kind == kind]
+    main = [b for b in found if b.kind not in _DEFERRED and b.kind != "foot"]
+    feet = [b for b in found if b.kind == "foot"]
+    sequence = main + [b for kind in _DEFERRED for b in found if b.kind == kind] + feet
     lines: list[TextLine] = []
     groups: list[int] = []
     forced: list[bool] = []
     deferred_group = 10_000
     for b in sequence:
         g = b.group
-        if b.kind in _DEFERRED:
+        if b.kind in _DEFERRED or b.kind == "foot":
             deferred_group += 1
             g = deferred_group
         for k, ln in enumerate(b.lines):
@@ -96,7 +96,7 @@ def _paragraph_starts(lines: list[TextLine], groups: list[int], settings: Layout
                 or big[k] != big[k - 1]
                 or _short_heading(prev.text, cur.text, prev.x1 - prev.x0, right[pg] - left[pg], settings)
                 or (
-                    prev.text[-1:] in _FULL_STOP  # not ":", which a title continues past
+                    prev.text[-1:] in FULL_STOP  # not ":", which a title continues past
                     and k + 1 < n
                     and groups[k + 1] == cg
                     and _short_heading(cur.text, lines[k + 1].text, cur.x1 - cur.x0, right[cg] - left[cg], settings)

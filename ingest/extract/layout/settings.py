@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass
 #: Bumped whenever the engine can turn the same glyphs into a different raw stream: it enters the
 #: pipeline settings hash and the extractor version, so a database made by an older engine reports
 #: its documents as needing ``--reprocess`` instead of silently mixing outputs.
-LAYOUT_VERSION = 6
+LAYOUT_VERSION = 7
 
 
 @dataclass(frozen=True, slots=True)
