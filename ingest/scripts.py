@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 
 #: Kana and Han (with the supplementary ideograph planes) as a regex character range: the letters
 #: of scripts written without spaces between words. :func:`is_cjk` adds CJK punctuation and
@@ -21,6 +22,20 @@ CJK_CHARS_PER_WORD = 2
 
 #: The characters :func:`is_cjk` accepts, as a regex character range (to count them in C).
 CJK_CHARS = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef\U00020000-\U0002fa1f"
+
+
+_CJK_RUN = re.compile(f"[{CJK_CHARS}]")
+
+
+def count_words(words: Iterable[str]) -> int:
+    """How many words ``words`` (runs of letters, as a regex found them) hold: in scripts written
+    without spaces (Chinese, Japanese), a word for every :data:`CJK_CHARS_PER_WORD` characters, not
+    one for the whole run."""
+    n = 0
+    for w in words:
+        cjk = len(_CJK_RUN.findall(w))
+        n += (cjk + 1) // CJK_CHARS_PER_WORD + (1 if cjk < len(w) else 0) if cjk else 1
+    return n
 
 
 def is_cjk(ch: str) -> bool:

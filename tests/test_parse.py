@@ -135,6 +135,27 @@ B = "“A field deployment study (N=6) ran for two weeks”"
                 (("S2",), "wie in [12] gezeigt, gilt das"),
             ],
         ),
+        # as Chinese, German and French answers write markers: lenticular and full-width brackets
+        # with the S, lists inside them, "Quelle", and page pinpoints "S. 3", "Seite 3", "第3页"
+        (
+            "报告称「所有董事均未出席审议本次季报的董事会会议」【S1】。",
+            [(("S1",), "所有董事均未出席审议本次季报的董事会会议")],
+        ),
+        (
+            "报告称「所有董事均已出席审议本次季报的会议」【S1，S2】。",
+            [(("S1", "S2"), "所有董事均已出席审议本次季报的会议")],
+        ),
+        ("报告称「公司第一季度报告未经审计」［S2］。", [(("S2",), "公司第一季度报告未经审计")]),
+        ("报告称「公司第一季度报告未经审计」（S2）。", [(("S2",), "公司第一季度报告未经审计")]),
+        ("报告称「公司第一季度报告未经审计」[S1 第1页]。", [(("S1",), "公司第一季度报告未经审计")]),
+        ("Es heißt „im Wintersemester geschrieben“ [S1, S. 1].", [(("S1",), "im Wintersemester geschrieben")]),
+        ("Es heißt „im Wintersemester geschrieben“ [S1, Seite 1–2].", [(("S1",), "im Wintersemester geschrieben")]),
+        ("Es heißt „im Wintersemester geschrieben“ [Quelle 3].", [(("Quelle 3",), "im Wintersemester geschrieben")]),
+        # German quotation marks pointing inwards, as German books print them
+        (
+            "Bemerkung 6: »Jede Folge hat höchstens einen Grenzwert« [S1].",
+            [(("S1",), "Jede Folge hat höchstens einen Grenzwert")],
+        ),
     ],
 )
 def test_pairing_table(sentence: str, expected: list[tuple[tuple[str, ...], str | None]]) -> None:
@@ -238,6 +259,10 @@ def test_anthropic_blocks_claim_their_own_text() -> None:
         ("Sources 3", "3", True),
         ("Document 1", "S1", True),
         ("doc 2", "2", True),
+        ("【S1】", "1", True),
+        ("［S2］", "S2", True),
+        ("Quelle 3", "S3", True),
+        ("来源3", "3", True),
     ],
 )
 def test_marker_equivalence(a: str, b: str, same: bool) -> None:
@@ -306,6 +331,10 @@ def test_a_page_pinpoint_after_a_marker_is_where_the_quote_should_be() -> None:
     got = [(c.markers, c.pages) for c in parse_answer({"answer": text, "sources": {}}).citations]
     # a pinpoint belongs to its one marker: a list with one (``[S2 pp. 4–5] [S3]``) pinpoints nothing
     assert got == [(("S1",), (3, 3)), (("S2", "S3"), None)]
+    # German and Chinese pinpoints
+    text = "Es heißt „im Wintersemester geschrieben“ [S1, S. 2–3]，报告称「公司第一季度报告未经审计」[S2 第4页]。"
+    got = [(c.markers, c.pages) for c in parse_answer({"answer": text, "sources": {}}).citations]
+    assert got == [(("S1",), (2, 3)), (("S2",), (4, 4))]
 
 
 def test_markdown_blocks_are_sentences_of_their_own() -> None:
@@ -352,6 +381,8 @@ def test_markdown_blocks_are_sentences_of_their_own() -> None:
         "**References**\n- [S1] Northwind Benefits Handbook, p. 1\n- [S2] Northwind Benefits Handbook, p. 2",
         "## Quellen\n1. [1] Leistungshandbuch, S. 1\n2. [2] Leistungshandbuch, S. 2",
         "[S1] Northwind Benefits Handbook, p. 1\n[S2] Northwind Benefits Handbook, p. 2",  # no heading
+        "来源：\n[S1] 员工福利手册，第1页\n[S2] 员工福利手册，第2页",  # a full-width colon
+        "参考资料\n【S1】员工福利手册，第1页\n【S2】员工福利手册，第2页",
     ],
 )
 def test_the_answers_list_of_its_sources_cites_nothing(tail: str) -> None:

@@ -943,6 +943,9 @@ def test_claim_numbers_against_evidence_numbers(claim: str, evidence: str, lang:
         ("If you have more questions, ask the People Operations team.", False),
         ("Hope this helps!", False),
         ("**Eligibility**", False),
+        # Chinese: a word per two characters, not one for the run
+        ("公司本期实现盈利，净利润大幅增长。", True),
+        ("谢谢！", False),
     ],
 )
 def test_which_sentences_assert_something(sentence: str, asserting: bool) -> None:

@@ -1,6 +1,7 @@
 """Which answer sentences assert something (and so need a citation).
 
-Every sentence of three words or more asserts, but framing: a question, a line ending with a colon
+Every sentence of three words or more asserts (in Chinese or Japanese, a word per two characters),
+but framing: a question, a line ending with a colon
 (a lead-in to a list), the model talking about its answer or its sources ("Here is a summary.",
 "I could not find ...", "Let me know ..."), and offers or courtesies ("If you have more
 questions, ...", "Hope this helps!"). A lead-in is left out before judging what follows it: "In
@@ -13,6 +14,8 @@ claim uncited.
 from __future__ import annotations
 
 import re
+
+from citeline.ingest.scripts import count_words
 
 _SOURCES = r"(?:the )?(?:provided |given |retrieved |cited )?(?:sources?|documents?|context|excerpts?|handbook)"
 #: words that lead into what the sentence says, left out before judging it
@@ -30,7 +33,7 @@ _FRAMING = re.compile(
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
-_MARKER = re.compile(r"\[[^\]]*\]|【[^】]*】")
+_MARKER = re.compile(r"[\[［][^\]］]*[\]］]|【[^】]*】")
 
 
 def is_asserting(sentence: str) -> bool:
@@ -39,4 +42,4 @@ def is_asserting(sentence: str) -> bool:
         text = text[lead.end() :]
     if not text or text.endswith(("?", ":")) or _FRAMING.match(text):
         return False
-    return len(_WORD.findall(text)) >= 3
+    return count_words(_WORD.findall(text)) >= 3  # (a Chinese sentence: a word per two characters)

@@ -19,13 +19,21 @@ from citeline.verify.errors import InputError
 #: Answers larger than this are refused (an answer is a few KB; 5 MB is a mistake, not an answer).
 MAX_ANSWER_BYTES = 5 * 1024 * 1024
 
-# Markers, as models write them: [S1], [1], [S1, S2], [S1; S2], [1][2], 【1】, 【3†source】, a
-# footnote reference [^1], [Source 1], a line range after a dagger [S1†L3-L5], a page pinpoint
-# [S1, p. 3], [S1 pp. 3-4], and in parentheses with the S or Source prefix: (S1), (S1, S2).
+# Markers, as models write them: [S1], [1], [S1, S2], [S1; S2], [1][2], 【1】, 【S1】, 【3†source】,
+# full-width ［S1］ and （S1）, a footnote reference [^1], [Source 1] (Quelle, fuente, fonte, 来源), a
+# line range after a dagger [S1†L3-L5], a page pinpoint [S1, p. 3], [S1 pp. 3-4], [S1, S. 3],
+# [S1, Seite 3], [S1 第3页], and in parentheses with the S or Source prefix: (S1), (S1, S2).
 _NUMBERED = r"[Ss]?\d+"
-_PREFIX = r"(?:\^|(?i:sources?|src)\s*:?\s*|(?i:documents?|docs?)\s*:?\s+)?"
-#: what may follow a marker inside its brackets: a dagger note, or a page pinpoint (group "page")
-_PIN = r"(?:†[^\]】)]*|\s*[,:]?\s*(?i:pp?\.|pages?)\s*(?P<page>\d+)(?:\s*[-–]\s*(?P<last>\d+))?)?"
+#: words for a source and for a document before a marker's number ("Source 1", "Quelle 2", "Doc 3")
+_SOURCE_WORDS = r"sources?|src|quellen?|fuentes?|fontes?|fonti|来源|出处"
+_DOCUMENT_WORDS = r"documents?|docs?|dokumente?|documentos?"
+_PREFIX = rf"(?:\^|(?i:{_SOURCE_WORDS})\s*[:：]?\s*|(?i:{_DOCUMENT_WORDS})\s*:?\s+)?"
+#: what may follow a marker inside its brackets: a dagger note, or a page pinpoint (groups "page"
+#: and "last", or "page2" and "last2" for the Chinese 第3页)
+_PIN = (
+    r"(?:†[^\]】)］）]*|\s*[,:，]?\s*(?:(?i:pp?\.|pages?|s\.|seiten?|págs?\.|páginas?)\s*(?P<page>\d+)"
+    r"(?:\s*[-–]\s*(?P<last>\d+))?|第\s*(?P<page2>\d+)(?:\s*[-–]\s*(?P<last2>\d+))?\s*页))?"
+)
 
 
 @functools.lru_cache(maxsize=256)
@@ -41,21 +49,21 @@ def _syntax(names: tuple[str, ...] = ()) -> tuple[re.Pattern[str], re.Pattern[st
         family = re.fullmatch(r"(.*?\D)\d+", n)
         extra.add(f"(?i:{re.escape(family.group(1))})\\d+" if family else f"(?i:{re.escape(n)})")
     named = sorted(extra, key=len, reverse=True)  # the longest first: "doc10" before "doc1"
-    pin = _PIN.replace("?P<page>", "?:").replace("?P<last>", "?:")  # no named groups in a group
+    pin = re.sub(r"\?P<\w+>", "?:", _PIN)  # no named groups in a group
     name = "(?:" + "|".join([f"{_PREFIX}{_NUMBERED}", *named]) + ")"
     item = name + pin
-    sep = r"\s*(?:[,;]|[-–—])\s*"  # a list, or a range ("[S1–S3]")
+    sep = r"\s*(?:[,;，；、]|[-–—])\s*"  # a list, or a range ("[S1–S3]")
     # in parentheses, a bare number is a list's numbering ("(1)"): only prefixed or named markers
     paren_item = (
         "(?:"
-        + "|".join([r"(?i:sources?)\s*:?\s*S?\d+", r"(?i:documents?|docs?)\s*:?\s+\d+", r"S\d+", *named])
+        + "|".join([rf"(?i:{_SOURCE_WORDS})\s*[:：]?\s*S?\d+", rf"(?i:{_DOCUMENT_WORDS})\s*:?\s+\d+", r"S\d+", *named])
         + ")"
         + pin
     )
     group = re.compile(
-        rf"\[\s*({item}(?:{sep}{item})*)\s*\]"
-        rf"|\(\s*({paren_item}(?:{sep}{paren_item})*)\s*\)"
-        r"|【\s*(\d+)(?:†[^】]*)?】"
+        rf"[\[［]\s*({item}(?:{sep}{item})*)\s*[\]］]"
+        rf"|[(（]\s*({paren_item}(?:{sep}{paren_item})*)\s*[)）]"
+        rf"|【\s*({item}(?:{sep}{item})*)\s*】"
     )
     trailing = re.compile(rf"(?:[ \t]?(?:{group.pattern}))+")
     return group, trailing, re.compile(rf"(?P<marker>{name}){_PIN}")
@@ -80,9 +88,10 @@ def _markers_of(m: re.Match[str], names: tuple[str, ...]) -> tuple[list[str], tu
             if each not in found:
                 found.append(each)
         last_end, last = item.end(), marker
-        if item.group("page"):
-            first = int(item.group("page"))
-            pages = (first, max(first, int(item.group("last") or first)))
+        page, last_page = item.group("page") or item.group("page2"), item.group("last") or item.group("last2")
+        if page:
+            first = int(page)
+            pages = (first, max(first, int(last_page or first)))
     return found, pages if len(found) == 1 else None
 
 
@@ -102,7 +111,7 @@ def _range(first: str, last: str) -> list[str]:
     return [f"{a.group(1)}{n}" for n in range(lo + 1, hi + 1)]
 
 
-_QUOTED = re.compile(r"“([^”]+)”|\"([^\"]+)\"|„([^“”]+)[“”]|«\s*([^»]+?)\s*»|「([^」]+)」|『([^』]+)』")
+_QUOTED = re.compile(r"“([^”]+)”|\"([^\"]+)\"|„([^“”]+)[“”]|«\s*([^»]+?)\s*»|»([^«»]+)«|「([^」]+)」|『([^』]+)』")
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,6 +281,10 @@ BLOCK_MARKER = re.compile(
 )
 
 
+#: the brackets a line that opens with a marker starts with
+_OPENERS = ("[", "【", "［")
+
+
 def _blocks(answer: str) -> list[tuple[int, int, SentenceKind]]:
     """The answer's blocks, ``(start, end, kind)``, their markdown markers (``- ``, ``1. ``, ``## ``,
     ``> ``) left out: paragraphs, and within them each list item, heading and block-quote line. A
@@ -293,10 +306,11 @@ def _blocks(answer: str) -> list[tuple[int, int, SentenceKind]]:
                 # a line opening with a marker after one that ended its sentence, or after another
                 # such line: an entry of a list of sources
                 or (
-                    answer[ls:le].lstrip()[:1] in ("[", "【")
+                    answer[ls:le].lstrip()[:1] in _OPENERS
                     and (
-                        answer[max(0, ls - 80) : ls].rstrip()[-1:] in tuple(".:!?)")
-                        or answer[prev_start:ls].lstrip()[:1] in ("[", "【")
+                        answer[max(0, ls - 80) : ls].rstrip()[-1:] in tuple(".:!?)。：！？）")
+                        or answer[prev_start:ls].lstrip()[:1] in _OPENERS
+                        or _SOURCES_HEADING.fullmatch(answer, prev_start, ls - 1) is not None  # "参考资料"
                     )
                 )
             ):
@@ -310,7 +324,7 @@ def _blocks(answer: str) -> list[tuple[int, int, SentenceKind]]:
 #: the heading of an answer's list of its sources ("Sources:", "**References**", "## Quellen")
 _SOURCES_HEADING = re.compile(
     r"[#*_\s]*(?:sources?|references?|citations?|bibliography|works cited|quellen|literatur|"
-    r"références|fuentes|fonti)\s*[:*_\s]*",
+    r"références|fuentes|fonti|来源|参考来源|参考资料|参考文献|资料来源|出处|引用|出典)\s*[:：*_\s]*",
     re.IGNORECASE,
 )
 
@@ -404,8 +418,8 @@ def marker_key(marker: str) -> str:
     """What decides whether two markers are the same: brackets and case dropped, and ``S`` before a
     number too, so ``[S1]``, ``S1``, ``s1`` and ``1`` are one marker (answers often drop the prefix
     the prompt used), as are a footnote's ``^1`` and ``Source 1``. The one place this is decided."""
-    m = marker.strip().strip("[]【】()").strip()
-    m = re.sub(r"^(?:\^|(?:sources?|src)\s*:?\s*|(?:documents?|docs?)\s*:?\s+)(?=S?\d+$)", "", m, flags=re.IGNORECASE)
+    m = marker.strip().strip("[]【】()［］（）").strip()
+    m = re.sub(rf"^(?:\^|(?:{_SOURCE_WORDS})\s*[:：]?\s*|(?:{_DOCUMENT_WORDS})\s*:?\s+)(?=S?\d+$)", "", m, flags=re.I)
     if m[:1] in "Ss" and m[1:].isdigit():
         m = m[1:]
     return m.casefold()
@@ -517,7 +531,7 @@ def pair(text: str, names: tuple[str, ...] = (), *, whole: bool = False) -> list
 
 def _ends(text: str, start: int, quote_end: int) -> bool:
     """Only punctuation and the closing quote mark stand between ``start`` and ``quote_end``."""
-    return not text[start : quote_end - 1].strip(" .,;:»«\u00a0")
+    return not text[start : quote_end - 1].strip(" .,;:»«\u00a0。，；：")
 
 
 def quotes_in_clause(pairing: Pairing, pairings: list[Pairing]) -> tuple[str, ...]:

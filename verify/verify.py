@@ -36,7 +36,7 @@ from rapidfuzz.distance import ScoreAlignment
 
 from citeline.ingest.extract.files import sha256_file
 from citeline.ingest.offsets import Normalized, Original
-from citeline.ingest.scripts import CJK_CHARS, CJK_CHARS_PER_WORD
+from citeline.ingest.scripts import CJK_CHARS, count_words
 from citeline.store.errors import NotFound
 from citeline.store.records import ChunkInfo, VersionInfo
 from citeline.store.store import Store
@@ -93,11 +93,7 @@ def _word_count(text: str) -> int:
     words = _WORDS.findall(text)
     if _CJK.search(text) is None:  # nearly every quote: no character to count one by one
         return len(words)
-    n = 0
-    for w in words:
-        cjk = len(_CJK.findall(w))
-        n += (cjk + 1) // CJK_CHARS_PER_WORD + (1 if cjk < len(w) else 0)
-    return n
+    return count_words(words)
 
 
 def _ocr_words_blanked(said: str, evidence: str) -> str:
