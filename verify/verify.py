@@ -937,9 +937,12 @@ def _noise_summary(differences: list[Any]) -> str:
 
 
 def _sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
-    """Where the sentences of ``text`` that the span ``[start, end)`` touches begin and end."""
-    s = max(text.rfind(". ", 0, start), text.rfind("\n", 0, start))
-    e_candidates = [i for i in (text.find(". ", end), text.find("\n", end)) if i >= 0]
+    """Where the sentences of ``text`` that the span ``[start, end)`` touches begin and end: after a
+    full stop and a space, a line break, or a Chinese or Japanese full stop (no space after it)."""
+    s = max(text.rfind(". ", 0, start), text.rfind("\n", 0, start), *(text.rfind(c, 0, start) for c in "。！？"))
+    e_candidates = [
+        i for i in (text.find(". ", end), text.find("\n", end), *(text.find(c, end) for c in "。！？")) if i >= 0
+    ]
     e = min(e_candidates) + 1 if e_candidates else len(text)
     return (s + 1 if s >= 0 else 0), e
 
@@ -1060,9 +1063,23 @@ _NOT_NEGATIONS = re.compile(
 )
 
 
+#: French "n’" before a verb is "ne" ("n’est plus", "n’a jamais", "n’est guère")
+_ELIDED_NE = re.compile(r"\bn['’](?=[^\W\d_])", re.IGNORECASE)
+#: Chinese negations are characters inside a word ("未经审计": not audited; "并非", "没有", "无法") ...
+_CJK_NEGATION = re.compile("[不未无没非勿]")
+#: ... but for the words that hold one without denying: different, continually, but, not only,
+#: many, soon, whatever, future, very, have to, all without exception, unless, unlimited
+_CJK_NOT_NEGATIONS = re.compile(
+    "不同|不断|不过|不仅|不但|不少|不久|不管|不论|无论|未来|非常|不得不|无不|除非|无限|不妨"
+)
+
+
 def _negated(text: str) -> bool:
-    words = [w.lower() for w in _WORD.findall(_NOT_NEGATIONS.sub(" ", text))]
-    return any(w in NEGATIONS or w.endswith(("n't", "n’t")) for w in words)
+    plain = _NOT_NEGATIONS.sub(" ", text)
+    words = [w.lower() for w in _WORD.findall(_ELIDED_NE.sub("ne ", plain))]
+    if any(w in NEGATIONS or w.endswith(("n't", "n’t")) for w in words):
+        return True
+    return _CJK_NEGATION.search(_CJK_NOT_NEGATIONS.sub("", plain)) is not None
 
 
 def _has_term(term: str, folded_text: str) -> bool:
@@ -1076,13 +1093,41 @@ def _has_term(term: str, folded_text: str) -> bool:
     return re.search(start + re.escape(wanted) + end, _unaccented(folded_text)) is not None
 
 
+#: A lead-in that ends in a verb of saying ("The handbook states:", "Laut § 5 gilt:", "报告称："): the
+#: quote after it is what the claim says, not evidence set off from the claim's own words.
+_SAYS = re.compile(
+    r"(?:\b(?:says?|said|states?|stated|notes?|noted|reads?|writes?|wrote|explains?|adds?|puts it|specifies|"
+    r"mentions?|reports?|indicates?|concludes?|as follows|follows|heißt|sagt|schreibt|gilt|lautet|steht|"
+    r"besagt|erklärt|folgt|dit|indique|précise|stipule|prévoit|énonce|mentionne|rapporte|suit)|"
+    r"称|表示|指出|写道|提到|说|如下)\s*$",
+    re.IGNORECASE,
+)
+
+
+_LEAD_IN = re.compile(r"^\W*(?:according to|based on|per|as per|laut|gemäß|nach|selon|d['’]après|suivant)\b", re.I)
+
+
+def _asserts(words: str) -> bool:
+    """Whether the claim's words before a colon say something of their own ("The report was
+    audited:"), rather than lead into the quote ("The handbook states:", "Definition 20:",
+    "According to § 5:")."""
+    return count_words(_WORD.findall(words)) >= 4 and not _SAYS.search(words) and not _LEAD_IN.match(words)
+
+
 def _claim_scope(claim: str, quote: str | None) -> str:
     """The part of a claim whose negations are its polarity: without a leading subordinate clause
     before the quote ("While SGC cannot embed new papers, SPECTER "achieves …""), as on the
-    evidence side."""
+    evidence side; and without the quote when the quote is set off from the claim's words, in
+    parentheses, or after a colon or a dash that does not end a lead-in of saying ("The report was
+    audited ("…未经审计")": what the claim says is its own words, the quote is what it cites for
+    them; "The handbook states: "…"" says the quote)."""
     words = quote.split() if quote else []
     at = re.search(r"\s+".join(map(re.escape, words)), claim) if words else None
     before, rest = (claim[: at.start()], claim[at.start() :]) if at else (claim, "")
+    if at is not None:
+        lead = before.rstrip(" \"'“„«»「『\u00a0")
+        if lead.endswith(("(", "（")) or (lead.endswith((":", "：", "—", "–")) and _asserts(lead[:-1])):
+            before, rest = lead[:-1], claim[at.end() :]
     first = _WORD.search(before)
     if first and first.group().lower() in _CLAIM_SUBORDINATORS and "," in before:
         before = before[before.rindex(",") + 1 :]
