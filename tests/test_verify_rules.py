@@ -644,6 +644,16 @@ def test_words_of_scripts_without_spaces_count_two_characters_each() -> None:
             False,
         ),
         ("Die Kasse zahlt die Brille und übernimmt die Gläser nicht.", "Die Kasse zahlt die Brille", False),
+        # Chinese negations are characters inside a word; words that hold one without denying are not
+        ("公司第一季度报告未经审计。", "公司第一季度报告未经审计", True),
+        ("本期无新增借款。", "本期无新增借款", True),
+        ("两种方法的结果不同。", "两种方法的结果不同", False),
+        ("公司未来将继续扩大生产。", "公司未来将继续扩大生产", False),
+        # German and French words a negation is written with
+        ("Das Intervall ist weder offen noch abgeschlossen.", "Das Intervall ist", True),
+        ("Das Ergebnis ist keineswegs eindeutig.", "Das Ergebnis ist", True),
+        ("Le bâtiment n’est plus protégé par le règlement.", "Le bâtiment", True),
+        ("Le bâtiment est protégé par le règlement.", "Le bâtiment", False),
     ],
 )
 def test_the_negations_that_apply_to_a_quote(text: str, quote: str, negated: bool) -> None:
@@ -651,6 +661,31 @@ def test_the_negations_that_apply_to_a_quote(text: str, quote: str, negated: boo
 
     start = text.index(quote)
     assert _negated(_scope_around(text, start, start + len(quote))) is negated
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "negated"),
+    [
+        # a quote set off in parentheses is what the claim cites, not what it says
+        ('The report was audited ("公司第一季度报告未经审计"', "公司第一季度报告未经审计", False),
+        ('The report was not audited ("公司第一季度报告未经审计"', "公司第一季度报告未经审计", True),
+        # so is one after a colon that ends a statement of the claim's own ...
+        ("Die Sitzung fand am Montag statt: « la séance n’a pas eu lieu »", "la séance n’a pas eu lieu", False),
+        # ... but not one after a lead-in: then the quote is what the claim says
+        (
+            'The handbook states: "Claims are not reimbursed after 90 days"',
+            "Claims are not reimbursed after 90 days",
+            True,
+        ),
+        ('Definition 20: "Claims are not reimbursed after 90 days"', "Claims are not reimbursed after 90 days", True),
+        ('According to § 5: "Claims are not reimbursed"', "Claims are not reimbursed", True),
+        ('Claims are "not reimbursed after 90 days"', "not reimbursed after 90 days", True),
+    ],
+)
+def test_the_claims_polarity_is_its_own_words_when_the_quote_is_set_off(claim: str, quote: str, negated: bool) -> None:
+    from citeline.verify.verify import _claim_scope, _negated
+
+    assert _negated(_claim_scope(claim, quote)) is negated
 
 
 def test_a_quote_is_not_judged_by_the_numbers_and_negations_of_its_neighbours(store: Store) -> None:

@@ -1031,15 +1031,15 @@ def _scope_around(text: str, start: int, end: int) -> str:
         relative = next((m for m in _WORD.finditer(before) if m.group().lower() in _RELATIVES), None)
         if relative is not None:
             before = before[: relative.start()]
-    tail = []
     if quoted.rstrip().endswith((".", "!", "?")):
         after = ""  # the quote ends its sentence: what follows is another one
+    tail_end = len(after)
     for m in re.finditer(r"[,.!?;]|" + _WORD.pattern, after):
         word = m.group().lower()
         if m.group() in ",.!?;" or word in _SUBORDINATORS or word in _COORDINATORS:
-            break  # a subordinate clause, or another predicate ("… objectives and do not leverage")
-        tail.append(m.group())
-    return before + quoted + " " + " ".join(tail)
+            tail_end = m.start()  # a subordinate clause, or another predicate ("… objectives and do not leverage")
+            break
+    return before + quoted + " " + after[:tail_end]
 
 
 def _without(claim: str, quotes: tuple[str, ...]) -> str:
