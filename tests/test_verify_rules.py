@@ -949,6 +949,42 @@ def test_a_written_number_has_one_value(number: str, lang: str, value: str) -> N
         ("it may take 3 weeks", "nach 3 wochen", "de", []),  # "may" is no month here
         ("one of twelve rules", "zwölf regeln", "de", []),  # "one" is as often a pronoun
         ("eleven rules", "zwölf regeln", "de", ["eleven"]),
+        # the same number of another unit of its kind is not the number
+        ("24 days to report", "reported within 24 hours", "en", ["24"]),
+        ("a $400 allowance", "an allowance of €400", "en", ["400"]),
+        ("20 dollars a mile", "20 cents a mile", "en", ["20"]),
+        ("rose by 2.7%", "rose by 2.7 points", "en", ["2.7"]),
+        ("24 hours to report", "within 24 hours", "en", []),
+        ("400 euros", "an allowance of €400", "de", []),
+        # a bound is not its opposite, nor said of a value far beyond it; "about" is as close as the
+        # claim's last digit
+        ("more than $8,500", "that income totaled less than $8,500", "en", ["8,500"]),
+        ("at most 45 days", "at least 45 days", "en", ["45"]),
+        ("over 90% were women", "open university education 57 986 80", "en", ["90"]),
+        ("plus de 50 logements", "l'ajout de 43 logements au 1069 rue ouimet", "fr", ["50"]),
+        ("at least 90 credits", "a minimum of 60 credits. in 1999 the reform", "en", ["90"]),
+        ("约564.9万元", "4,648,986.52 5,699,227.63", "zh", ["564.9万"]),
+        ("about a 46% lift", "by 46.5%", "en", []),
+        ("~4,100 clicks", "4,113 clicks", "en", []),
+        # fractions and multipliers, against the evidence's own
+        ("only half of the days", "only 1/3 the number of days", "en", ["half"]),
+        ("a third of them", "for half the generations", "en", ["a third"]),
+        ("rose fivefold", "a 2.7x increase", "en", ["fivefold"]),
+        ("doubled", "increased by 100%", "en", []),
+        ("a 2.7-fold rise", "a 2.7x increase", "en", []),
+        # times of day, number words of German, French and Chinese, a year spelled out
+        ("à 16h45", "la séance est levée à 16h05", "fr", ["45"]),
+        ("vingt logements", "43 logements", "fr", ["vingt"]),
+        ("quatre-vingt-dix jours", "90 jours", "fr", []),
+        ("fünfundvierzig wohnungen", "43 wohnungen", "de", ["fünfundvierzig"]),
+        ("zweihundert wohnungen", "200 wohnungen", "de", []),
+        ("公司下属三家全资子公司", "公司下属两家全资子公司", "zh", ["三"]),
+        ("in 1775", "the year of our lord one thousand seven hundred and seventy-five", "en", []),
+        # a date at a coarser precision, a Chinese date; table cells are not one grouped number
+        ("in 2008", "on or before march 17, 2008", "en", []),
+        ("from 06/2018 to 09/2022", "between june 2018 and september 2022", "en", []),
+        ("2023年6月7日发布", "le 7 juin 2023", "fr", []),
+        ("the tax is $131", "1,300 1,325 131 131 131", "en", []),
     ],
 )
 def test_claim_numbers_against_evidence_numbers(claim: str, evidence: str, lang: str, unbacked: list[str]) -> None:

@@ -35,20 +35,30 @@ LABELLED = re.compile(
 
 _UNITS = [
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen twenty",
-    "null eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf",
-    "zéro un deux trois quatre cinq six sept huit neuf dix onze douze",
+    "seventeen eighteen nineteen",
+    "null eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf dreizehn vierzehn fünfzehn "
+    "sechzehn siebzehn achtzehn neunzehn",
+    "zéro un deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze quinze seize",
 ]
-#: Number words (English, German, French, up to twenty and the tens) and their values.
+_TENS_WORDS = [
+    "twenty thirty forty fifty sixty seventy eighty ninety",
+    "zwanzig dreißig vierzig fünfzig sechzig siebzig achtzig neunzig",
+    "vingt trente quarante cinquante soixante",
+]
+#: Number words (English, German, French: up to nineteen, the tens, hundreds and thousands; German
+#: compounds such as "fünfundvierzig" and "zweihundert" are read by :func:`_german_number`) and their
+#: values.
 SPELLED = (
     {w: n for ws in _UNITS for n, w in enumerate(ws.split())}
-    | {w: 10 * k for k, w in enumerate("thirty forty fifty sixty seventy eighty ninety".split(), 3)}
-    | {"hundred": 100, "hundert": 100, "thousand": 1000, "tausend": 1000, "mille": 1000}
+    | {w: 10 * k for ws in _TENS_WORDS for k, w in enumerate(ws.split(), 2)}
+    | {"hundred": 100, "hundert": 100, "cent": 100, "cents": 100, "thousand": 1000, "tausend": 1000, "mille": 1000}
+    | {"ein": 1, "eine": 1, "une": 1}
 )
 #: Number words that are as often another word ("one of them", "un", "null hypothesis", "neuf" for
-#: new, "ein"): the evidence's count, but a claim's is not taken for a number it states.
-SPELLED_AMBIGUOUS = frozenset("one un une ein eine null neuf zero zéro".split())
-_TENS = frozenset("twenty thirty forty fifty sixty seventy eighty ninety".split())
+#: new, "ein", French "cent" and "cents" for money): the evidence's count, but a claim's is not taken
+#: for a number it states.
+SPELLED_AMBIGUOUS = frozenset("one un une ein eine null neuf zero zéro cent cents".split())
+_TENS = frozenset(w for ws in _TENS_WORDS for w in ws.split())
 #: Words and suffixes that scale the number before them.
 SCALES = {
     **dict.fromkeys(("hundred", "hundert"), 100),
@@ -97,6 +107,11 @@ _DATES = [
     ),
     # 2023-06-07
     (re.compile(rf"(?<![\d.,])(?P<y>{_YEAR})-(?P<m>0?[1-9]|1[0-2])-(?P<d>{_DAY})(?![\d])"), "iso"),
+    # 2023年6月7日, 2023年6月
+    (
+        re.compile(rf"(?<![\d.,])(?P<y>{_YEAR})\s?年\s?(?P<m>1[0-2]|0?[1-9])\s?月(?:\s?(?P<d>{_DAY})\s?[日号])?"),
+        "iso",
+    ),
     # 07/06/2023, 7.6.2023, 07-06-23: day and month in either order
     (
         re.compile(
@@ -104,6 +119,9 @@ _DATES = [
         ),
         "numeric",
     ),
+    # a month and its year: 06/2018, 6.2018, 2018-06
+    (re.compile(rf"(?<![\d.,/-])(?P<m>0?[1-9]|1[0-2])[./](?P<y>{_YEAR})(?![\d]|[.,/]\d)"), "my"),
+    (re.compile(rf"(?<![\d.,/-])(?P<y>{_YEAR})-(?P<m>0[1-9]|1[0-2])(?![\d]|[-./]\d)"), "my"),
 ]
 
 #: A number with its grouping and decimal marks, a magnitude after it, and the unit it counts.
@@ -113,7 +131,9 @@ _NUMBER = re.compile(
     r"billion|billions|trillion|hundert|tausend|millionen|milliarde|milliarden|mille|milliard|milliards)(?![\w]))?"
 )
 #: Digits grouped in threes by spaces ("1 500", "48 300", "1 200 000"): one number.
-_SPACE_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?![\d]|[.,]\d)")
+_SPACE_GROUPED = re.compile(r"(?<![\d.,])(?<!\d\s)\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?![\d]|[.,]\d)")
+#: A time of day as French and German write it: "16h45", "16 h 45" (read as "16:45": its minutes count).
+_CLOCK = re.compile(r"(?<![\w.,])(\d{1,2})\s?h\s?(\d{2})(?![\d])")
 #: A shortened year range: "2019-20", "2019/20", "2003–07".
 _YEAR_RANGE = re.compile(r"(?<![\d.,/-])(1[6-9]|20)(\d\d)([-–—/])(\d\d)(?![\d]|[.,/-]\d)")
 #: Digits right after letters (and a hyphen) are a code's: "v2.3", "hba1c", "covid-19", "q1".
@@ -121,38 +141,95 @@ _CODE_DIGITS = re.compile(r"(?<=[a-z\u00df-\u024f\u0370-\u03ff\u0400-\u04ff])-?\
 #: Hedges before a number, and the relation they claim to the evidence's value.
 _HEDGES = [
     (
-        re.compile(r"(?:more than|over|above|exceeding|at least|mehr als|über|plus de|au moins|upwards of)\s$"),
+        re.compile(
+            r"(?:more than|over|above|exceeding|at least|mehr als|über|plus de|au moins|upwards of|超过|多于|以上)"
+            r"\s(?:an?\s|the\s)?[$€£¥]?$"
+        ),
         "above",
     ),
     (
-        re.compile(r"(?:less than|under|below|fewer than|at most|up to|weniger als|unter|bis zu|moins de|jusqu'à)\s$"),
+        re.compile(
+            r"(?:less than|under|below|fewer than|at most|up to|weniger als|unter|bis zu|moins de|jusqu'à|不足|少于)"
+            r"\s(?:an?\s|the\s)?[$€£¥]?$"
+        ),
         "below",
     ),
     (
         re.compile(
-            r"(?:about|around|approximately|approx\.?|roughly|nearly|almost|some|circa|ca\.?|close to|"
-            r"etwa|rund|ungefähr|fast|knapp|gut|environ|près de|presque|quelque|约|近)\s?$"
+            r"(?:(?:about|around|approximately|approx\.?|roughly|nearly|almost|some|circa|ca\.?|close to|"
+            r"etwa|rund|ungefähr|fast|knapp|gut|environ|près de|presque|quelque)\s(?:an?\s|the\s)?|约|近|~|≈|∼)"
+            r"\s?[$€£¥]?$"
         ),
         "near",
     ),
 ]
-#: How far a hedged "about" number may be from the evidence's (share of the evidence's value).
+#: How far a hedged "about" number may be from the evidence's (share of the evidence's value), and
+#: at most this many units of the last digit the claim writes ("about 564.9万" is not 569.9万).
 NEAR_SHARE = Decimal("0.1")
+NEAR_DIGITS = 5
+#: A bound ("over 90%", "plus de 50") is said of a value at most this many times beyond it: "over 90%"
+#: is not backed by 57,986, nor "at least 90 credits" by the year 1999.
+BOUND_REACH = Decimal(4)
+
+
+#: What a number counts, by class: a claim's number is not backed by the same number of another unit
+#: of its class ("24 days" by "within 24 hours", "$400" by "€400", "2.7%" by "2.7 points").
+_UNIT_KINDS = {
+    "time": {
+        "second": "second seconds sec secs sekunde sekunden seconde secondes",
+        "minute": "minute minutes min mins minuten",
+        "hour": "hour hours hr hrs stunde stunden heure heures 小时",
+        "day": "day days tag tage tagen jour jours 天 日",
+        "week": "week weeks woche wochen semaine semaines 周 星期",
+        "month": "month months monat monate monaten mois 个月",
+        "year": "year years yr yrs jahr jahre jahren an ans année années 年",
+    },
+    "money": {
+        "usd": "$ usd dollar dollars us$",
+        "eur": "€ eur euro euros",
+        "gbp": "£ gbp pound pounds",
+        "cny": "¥ 元 yuan rmb cny renminbi yen jpy",
+        "cent": "cent cents ct cts",
+    },
+    "share": {
+        "percent": "% percent pct prozent",
+        "point": "point points pp percentage prozentpunkte",
+    },
+}
+UNIT_KIND = {w: (cls, canon) for cls, units in _UNIT_KINDS.items() for canon, ws in units.items() for w in ws.split()}
+#: Units that mean "times": a multiplier ("2.7x", "fivefold", "doubled").
+TIMES = "times"
+#: A fraction ("1/3", "half", "two thirds").
+FRACTION = "fraction"
 
 
 @dataclass(frozen=True, slots=True)
 class Quantity:
     """A number as written (``text``), the values it may stand for (``values``: several when it is
     scaled, "1.2 million" is 1.2 and 1200000), the word or sign after it (``unit``: "%", "days",
-    or None) and, in a claim, the hedge before it."""
+    or None), the currency sign before it (``currency``) and the hedge before it ("above",
+    "below", "near": in a claim, what it says of the evidence's value; in the evidence, the bound
+    it states: "less than $8,500")."""
 
     text: str
     values: frozenset[Decimal]
     unit: str | None = None
     hedge: str | None = None
     scale: int = 1  # what "million" in "1.2 million" multiplies by
+    currency: str | None = None
+
+    @property
+    def kind(self) -> tuple[str, str] | None:
+        """``(class, unit)`` of what it counts, when that is a known unit: ("time", "day"), ("money",
+        "eur"), ("share", "percent")."""
+        return UNIT_KIND.get(self.currency or "") or UNIT_KIND.get(self.unit or "")
 
     def backed_by(self, other: Quantity) -> bool:
+        mine_kind, theirs_kind = self.kind, other.kind
+        if mine_kind and theirs_kind and mine_kind[0] == theirs_kind[0] and mine_kind != theirs_kind:
+            return False  # the same number of another unit: 24 days are not 24 hours
+        if {self.hedge, other.hedge} == {"above", "below"}:
+            return False  # "more than $8,500" is not "less than $8,500"
         if self.values & other.values:
             return True
         mine_written = min(self.values) if self.scale != 1 else None
@@ -160,15 +237,21 @@ class Quantity:
             if mine_written is not None and _rounds_to(theirs / self.scale, mine_written):
                 return True  # "1.2 million" for 1,248,000
             for mine in self.values:
-                if self.hedge == "above" and theirs > mine:
+                if self.hedge == "above" and mine < theirs <= mine * BOUND_REACH:
                     return True
-                if self.hedge == "below" and theirs < mine:
+                if self.hedge == "below" and mine / BOUND_REACH <= theirs < mine:
                     return True
-                if self.hedge == "near" and abs(theirs - mine) <= abs(theirs) * NEAR_SHARE:
+                if self.hedge == "near" and abs(theirs - mine) <= min(abs(theirs) * NEAR_SHARE, _last_digit(mine)):
                     return True
                 if _rounds_to(theirs, mine):
                     return True
         return False
+
+
+def _last_digit(value: Decimal) -> Decimal:
+    """:data:`NEAR_DIGITS` units of the last digit ``value`` is written with (1,200: 500; 564.9: 0.5)."""
+    exponent = value.normalize().as_tuple().exponent
+    return NEAR_DIGITS * Decimal(1).scaleb(exponent if isinstance(exponent, int) else 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,18 +282,36 @@ def numbers(folded: str, lang: str, *, claim: bool) -> Numbers:
     number word that is as often another word, no number of a part of the document or a code."""
     text = _SPACE_GROUPED.sub(lambda m: re.sub(r"\s", "", m.group()), folded)
     text = _YEAR_RANGE.sub(_expand_range, text)
+    text = _CLOCK.sub(r"\1:\2", text)
     if claim:
         text = LABELLED.sub(lambda m: " " * len(m.group()), text)
         text = _CODE_DIGITS.sub(lambda m: " " * len(m.group()), text)
     dates, text = _dates(text)
+    ratios, text = _ratios(text)
     quantities = [_quantity(m, lang, text) for m in _NUMBER.finditer(text)]
-    quantities += _spelled(text, claim=claim)
+    quantities += _spelled(text, claim=claim) + _chinese(text, claim=claim) + ratios
     return Numbers(tuple(q for q in quantities if q.values), tuple(dates))
 
 
 def unbacked(claim: Numbers, evidence: Numbers) -> list[str]:
-    """What the claim states that the evidence does not give, as the claim writes it."""
-    missing = [q.text for q in claim.quantities if not any(q.backed_by(e) for e in evidence.quantities)]
+    """What the claim states that the evidence does not give, as the claim writes it. A hedged
+    number is held against the evidence's numbers of its unit when there are any ("plus de 50
+    logements" against "43 logements", not against the street number); a fraction or a multiplier
+    only against the evidence's own; a year against a date's year too ("in 2008" for "March 17,
+    2008")."""
+    years = {Decimal(r[0]) for d in evidence.dates for r in d.readings if r[0] is not None}
+    missing = []
+    for q in claim.quantities:
+        candidates = evidence.quantities
+        if q.unit in (FRACTION, TIMES):
+            candidates = tuple(e for e in candidates if e.unit == q.unit)
+            if not candidates:
+                continue  # the evidence states no fraction (multiplier) for it to contradict
+        elif q.hedge and q.unit:
+            candidates = tuple(e for e in candidates if e.unit == q.unit) or candidates
+        if any(q.backed_by(e) for e in candidates) or (q.values & years and not q.unit):
+            continue
+        missing.append(q.text)
     for d in claim.dates:
         if any(d.backed_by(e) for e in evidence.dates):
             continue
@@ -274,40 +375,174 @@ def _quantity(m: re.Match[str], lang: str, text: str) -> Quantity:
     scale = m.group("scale") or m.group("suffix") or m.group("word")
     if scale:
         values.add((value * SCALES[scale]).normalize() + 0)
-    unit_match = re.match(r"\s?([%‰]|[^\W\d_]+)", text[m.end() :])
+    unit_match = re.match(r"\s?([%‰×]|[^\W\d_]+)", text[m.end() :])
     unit = unit_match.group(1) if unit_match and not scale else scale
+    if unit in ("x", "×", "times", "fold", "mal", "fois", "倍"):
+        unit = TIMES
     before = text[max(0, m.start() - 24) : m.start()]
     hedge = next((h for pattern, h in _HEDGES if pattern.search(before)), None)
-    return Quantity(m.group(), frozenset(values), unit, hedge, SCALES[scale] if scale else 1)
+    sign = re.search(r"([$€£¥])\s?$", before)
+    return Quantity(
+        m.group(), frozenset(values), unit, hedge, SCALES[scale] if scale else 1, sign.group(1) if sign else None
+    )
+
+
+#: Words joining the parts of a spelled number ("one hundred and five", "vingt et un", "fünfundvierzig").
+_JOINERS = frozenset("and und et".split())
+
+
+def _word_value(word: str) -> int | None:
+    """The value of one number word, German compounds included ("fünfundvierzig", "zweihundert")."""
+    value = SPELLED.get(word)
+    return value if value is not None else _german_number(word)
+
+
+def _german_number(word: str) -> int | None:
+    """A German number written as one word: "einundzwanzig", "zweihundertfünfzig", "dreitausend"."""
+    if len(word) < 7 or not any(part in word for part in ("und", "hundert", "tausend")):
+        return None
+    for scale_word, scale in (("tausend", 1000), ("hundert", 100)):
+        if scale_word in word:
+            head, _, tail = word.partition(scale_word)
+            times = _german_number(head) or SPELLED.get(head) if head else 1
+            rest = (_german_number(tail) or SPELLED.get(tail)) if tail else 0
+            if not times or rest is None or (tail and not rest):
+                return None
+            return times * scale + rest
+    unit, _, tens = word.partition("und")
+    if SPELLED.get(unit, 99) < 10 and tens in _TENS:
+        return SPELLED[unit] + SPELLED[tens]
+    return None
 
 
 def _spelled(text: str, *, claim: bool) -> list[Quantity]:
-    """Number words: a tens word and a unit after it as one ("twenty-five"), a scale after a number
-    word ("fifty thousand"); a number word before a fraction ("two thirds") states no count. In a
-    claim, a word that is as often another word is left out."""
+    """Number words: a run of them as one number ("twenty-five", "one thousand seven hundred and
+    seventy-five", "quatre-vingt-dix", "fünfundvierzig"), a scale after it ("fifty thousand"); a
+    number word before a fraction ("two thirds") states no count. In a claim, a word that is as
+    often another word, standing alone, is left out."""
     words = list(re.finditer(r"[^\W_]+", text))
     out = []
-    skip = -1
-    for i, m in enumerate(words):
-        w = m.group()
-        if i <= skip or w not in SPELLED:
+    i = 0
+    while i < len(words):
+        first = _word_value(words[i].group())
+        if first is None:
+            i += 1
             continue
-        value, last = SPELLED[w], i
-        after = words[i + 1].group() if i + 1 < len(words) else ""
-        if w in _TENS and after in SPELLED and SPELLED[after] < 10:
-            value, last = value + SPELLED[after], i + 1
-            after = words[i + 2].group() if i + 2 < len(words) else ""
+        parts, last = [(words[i].group(), first)], i
+        k = i + 1
+        while k < len(words):
+            w = words[k].group()
+            joined = w in _JOINERS and k + 1 < len(words) and _word_value(words[k + 1].group()) is not None
+            if joined:
+                k += 1
+                w = words[k].group()
+            v = _word_value(w)
+            if v is None:
+                break
+            parts.append((w, v))
+            last = k
+            k += 1
+        value = _run_value(parts)
+        after = words[last + 1].group() if last + 1 < len(words) else ""
         if after in _FRACTIONS:
-            skip = last + 1
+            i = last + 2
             continue
         if after in SCALES and after not in ("k", "m", "万", "亿"):
             value, last = value * SCALES[after], last + 1
-        skip = last
-        if claim and last == i and w in SPELLED_AMBIGUOUS:
-            continue
-        following = words[last + 1].group() if last + 1 < len(words) else None
-        out.append(Quantity(text[m.start() : words[last].end()], frozenset({Decimal(value)}), following))
+        if not (claim and last == i and words[i].group() in SPELLED_AMBIGUOUS):
+            following = words[last + 1].group() if last + 1 < len(words) else None
+            out.append(Quantity(text[words[i].start() : words[last].end()], frozenset({Decimal(value)}), following))
+        i = last + 1
     return out
+
+
+def _run_value(parts: list[tuple[str, int]]) -> int:
+    """The value of a run of number words, as they are said: a hundred multiplies what is before it
+    in its thousand, a thousand all before it; French "quatre-vingt(s)" is eighty."""
+    total = current = 0
+    previous = 0
+    for word, v in parts:
+        if v == 100:
+            current = max(current, 1) * 100
+        elif v >= 1000:
+            total += max(current, 1) * v
+            current = 0
+        elif word in ("vingt", "vingts") and previous == 4:
+            current += 80 - 4
+        else:
+            current += v
+        previous = v
+    return total + current
+
+
+#: Chinese numerals and the measure words that say they count something ("三家", "两名", "十二个").
+_ZH_DIGITS = dict(zip("零〇一二两三四五六七八九", (0, 0, 1, 2, 2, 3, 4, 5, 6, 7, 8, 9), strict=True))
+_ZH_UNITS = {"十": 10, "百": 100, "千": 1000}
+_ZH_NUMBER = re.compile(
+    "(?<![第零〇一二两三四五六七八九十百千])([零〇一二两三四五六七八九十百千]+)"
+    "(?=[家个名位项次人户条种件所座份倍岁周张台辆只股])"
+)
+
+
+def _chinese(text: str, *, claim: bool) -> list[Quantity]:
+    """Chinese numerals before a measure word ("公司下属两家…": 2); in a claim, a lone 一 (as often
+    "a", "the same") is left out."""
+    out = []
+    for m in _ZH_NUMBER.finditer(text):
+        numeral = m.group(1)
+        if claim and numeral == "一":
+            continue
+        total = current = 0
+        for ch in numeral:
+            if ch in _ZH_UNITS:
+                total += max(current, 1) * _ZH_UNITS[ch]
+                current = 0
+            else:
+                current = current * 10 + _ZH_DIGITS[ch]  # (digit by digit: "二〇一八")
+        out.append(Quantity(numeral, frozenset({Decimal(total + current)}), text[m.end() : m.end() + 1]))
+    return out
+
+
+#: Fractions and multipliers in words. A fraction word counts as one after "a", "one" or a number
+#: word ("a third", "two thirds"), or before "of"; "half" always. A claim's fraction or multiplier is
+#: only judged against the evidence's own (a claim's "half" is not wrong where the evidence counts
+#: "6 of 12"; it is where the evidence says "1/3").
+_FRACTION_WORDS = {
+    "half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fourth": 4, "fourths": 4,
+    "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6, "tenth": 10, "tenths": 10,
+    "hälfte": 2, "drittel": 3, "viertel": 4, "moitié": 2, "tiers": 3, "quart": 4,
+}  # fmt: skip
+_MULTIPLIERS = {
+    "double": 2, "doubled": 2, "doubles": 2, "twice": 2, "twofold": 2, "triple": 3, "tripled": 3, "thrice": 3,
+    "threefold": 3, "quadrupled": 4, "fourfold": 4, "fivefold": 5, "sixfold": 6, "tenfold": 10,
+    "verdoppelt": 2, "verdreifacht": 3, "doublé": 2, "triplé": 3,
+}  # fmt: skip
+_DIGIT_FRACTION = re.compile(r"(?<![\d/.,])([1-9])\s?/\s?([2-9]|1[0-2])(?![\d/])")
+_FRACTION_PHRASE = re.compile(
+    r"(?:\b(?P<n>a|an|one|two|three|four|five|ein|eine|un|une|deux|trois)[\s-]+)?(?P<f>[^\W\d_]+)(?P<of>\s(?:of|der|des|de)\b)?"
+)
+
+
+def _ratios(text: str) -> tuple[list[Quantity], str]:
+    """Fractions ("1/3", "two thirds", "half") and multipliers ("fivefold", "doubled"), and the text
+    with digit fractions blanked (their digits are no counts)."""
+    found: list[Quantity] = []
+    for m in _DIGIT_FRACTION.finditer(text):
+        found.append(Quantity(m.group(), frozenset({_fraction(int(m.group(1)), int(m.group(2)))}), FRACTION))
+    text = _DIGIT_FRACTION.sub(lambda m: " " * len(m.group()), text)
+    for m in _FRACTION_PHRASE.finditer(text):
+        word = m.group("f")
+        if word in _MULTIPLIERS:
+            found.append(Quantity(word, frozenset({Decimal(_MULTIPLIERS[word])}), TIMES))
+        elif word in _FRACTION_WORDS and (word in ("half", "hälfte", "moitié") or m.group("n") or m.group("of")):
+            count = SPELLED.get(m.group("n") or "", 1) or 1
+            said = text[m.start() : m.end("f")].strip()
+            found.append(Quantity(said, frozenset({_fraction(count, _FRACTION_WORDS[word])}), FRACTION))
+    return found, text
+
+
+def _fraction(numerator: int, denominator: int) -> Decimal:
+    return (Decimal(numerator) / Decimal(denominator)).quantize(Decimal("0.0001"))
 
 
 def _dates(text: str) -> tuple[list[Date], str]:
@@ -335,7 +570,9 @@ def _readings(m: re.Match[str], kind: str) -> set[tuple[int | None, int | None, 
                 out.add((year, month, day))
         return out
     if kind == "iso":
-        return {(int(g["y"]), int(g["m"]), int(g["d"]))}
+        return {(int(g["y"]), int(g["m"]), int(g["d"]) if g.get("d") else None)}
+    if kind == "my":
+        return {(int(g["y"]), int(g["m"]), None)}
     month_word = g["m"].rstrip(".")
     named = MONTHS.get(month_word)
     if named is None:
