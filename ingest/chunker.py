@@ -24,7 +24,7 @@ from citeline.ingest.scripts import is_cjk
 
 #: Changes with any change to how text is cut into chunks; it enters the pipeline settings'
 #: fingerprint, so stored documents chunked the old way report that they need ``--reprocess``.
-CHUNKER_VERSION = 2
+CHUNKER_VERSION = 3
 #: Default target size in characters (about 200-250 English tokens).
 DEFAULT_TARGET = 1000
 #: Default overlap in characters: trailing whole sentences of a chunk repeated at the next one's start.
@@ -37,6 +37,15 @@ ABBREVIATIONS = frozenset(
     """
     e.g i.e etc vs cf al approx fig figs eq eqs ref refs no nos vol pp p ch sec dr mr mrs ms prof st jr sr
     inc ltd co corp dept univ jan feb mar apr jun jul aug sep sept oct nov dec u.s u.k e.u art para
+    a.m p.m mio mrd bzw ca vgl nr abs z.b d.h u.a usw evtl ggf inkl zzgl sog mme mlle mm env
+    """.split()
+)
+#: Month names after which a number's full stop is an ordinal's ("am 21. Juni"), not a sentence end.
+MONTHS = frozenset(
+    """
+    januar jänner februar märz april mai juni juli august september oktober november dezember
+    january february march may june july october december
+    janvier février mars avril juin juillet août septembre octobre novembre décembre
     """.split()
 )
 
@@ -88,6 +97,10 @@ def _is_boundary(text: str, end: int, para_end: int) -> bool:
                 return False  # "e.g.", "Fig.", an initial like "J."
             if w[-1:].isdigit() and nxt.isdigit():
                 return False
+            if w.isdigit() and len(w) <= 2:  # a German ordinal before a month: "am 21. Juni"
+                month = re.match(r"[^\W\d_]+", text[end + 1 : end + 12])
+                if month and month.group().casefold() in MONTHS:
+                    return False
     return True
 
 

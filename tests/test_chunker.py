@@ -24,6 +24,13 @@ def test_sentences_respect_abbreviations_initials_and_decimals() -> None:
         "中文句子。",
         "第二句。",
     ]
+    # a German date's ordinal, a time of day, a German magnitude
+    text = "Die Sitzung fand am 21. Juni statt. Sie begann um 11 a.m. und kostete 2,1 Mio. Euro. Ende."
+    got = [text[s:e] for s, e in sentences(text, 0, len(text))]
+    assert got == ["Die Sitzung fand am 21. Juni statt.", "Sie begann um 11 a.m. und kostete 2,1 Mio. Euro.", "Ende."]
+    # a number at a sentence's end before a capitalised word that is no month still ends it
+    text = "Es waren 21. Dann kam der Juni."
+    assert [text[s:e] for s, e in sentences(text, 0, len(text))] == ["Es waren 21.", "Dann kam der Juni."]
 
 
 def test_literal_chunks_with_overlap_and_raw_spans() -> None:

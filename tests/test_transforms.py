@@ -229,6 +229,10 @@ def test_dehyphenation_without_lexicon_uses_the_document_alone(raw: str, expecte
         ("Die Prüfung der Anträge erfolgt nicht mit den Vorgaben und ist für alle.", "de"),
         ("Le comité a étudié la demande et les plans pour une maison dans la ville.", "fr"),
         ("a well known fact", "en"),  # too few function words for anything but the default
+        # characters of scripts written without spaces, even beside web addresses' "com"
+        ("报告期末普通股股东总数79,053户。详见www.cninfo.com.cn 与 www.cninfo.com.cn 及 www.x.com", "zh"),
+        ("全体董事保证本报告所载资料不存在任何虚假记载。", "zh"),
+        ("本報告書は、当法人が令和六年度に実施した事業の概要をまとめたものである。", "ja"),
     ],
 )
 def test_document_language(text: str, lang: str) -> None:

@@ -49,10 +49,27 @@ _WORD = re.compile(r"[^\W\d_]+")
 MIN_HITS = 3
 
 
+#: Scripts written without spaces: a text where their letters, counted thrice, outnumber Latin ones is Japanese when it
+#: has kana, Korean when it has hangul, else Chinese (function words cannot tell: a Chinese report's
+#: web addresses give "com", a Portuguese word).
+_KANA = re.compile("[\u3040-\u30ff]")
+_HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_HANGUL = re.compile("[\uac00-\ud7af]")
+_LATIN = re.compile("[A-Za-z\u00c0-\u024f]")
+#: Languages wordfreq needs a word splitter for (jieba, MeCab) that citeline does not install: they
+#: have no lexicon here, so the lexicon has no opinion on their words.
+NO_LEXICON = frozenset({"zh", "ja", "ko"})
+
+
 def document_language(text: str) -> str:
     """The language (a wordfreq code) whose function words occur most often in ``text``; English
-    when none occurs :data:`MIN_HITS` times."""
-    counts = Counter(w for w in _WORD.findall(text[:200_000].casefold()) if len(w) <= 5)
+    when none occurs :data:`MIN_HITS` times. Chinese, Japanese or Korean when their characters
+    outnumber Latin letters."""
+    sample = text[:200_000]
+    kana, han, hangul = len(_KANA.findall(sample)), len(_HAN.findall(sample)), len(_HANGUL.findall(sample))
+    if 3 * (kana + han + hangul) > len(_LATIN.findall(sample)):  # (a character says about three letters' worth)
+        return "ko" if hangul > kana + han else "ja" if kana > 0.05 * (kana + han) else "zh"
+    counts = Counter(w for w in _WORD.findall(sample.casefold()) if len(w) <= 5)
     best, hits = "en", MIN_HITS - 1
     for lang, words in _FUNCTION_WORDS.items():
         n = sum(counts[w] for w in words.split())
@@ -63,7 +80,10 @@ def document_language(text: str) -> str:
 
 @functools.cache
 def zipf(lang: str) -> Callable[[str], float]:
-    """The Zipf frequency of a word in ``lang`` (0 for a word the list does not have)."""
+    """The Zipf frequency of a word in ``lang`` (0 for a word the list does not have, and for every
+    word of a language without a lexicon here: :data:`NO_LEXICON`)."""
+    if lang in NO_LEXICON:
+        return lambda word: 0.0
     import wordfreq
 
     return functools.partial(wordfreq.zipf_frequency, lang=lang)
