@@ -156,6 +156,16 @@ B = "“A field deployment study (N=6) ran for two weeks”"
             "Bemerkung 6: »Jede Folge hat höchstens einen Grenzwert« [S1].",
             [(("S1",), "Jede Folge hat höchstens einen Grenzwert")],
         ),
+        # single quotes, with an apostrophe inside
+        (
+            "The handbook states that ‘Claims aren’t reimbursed after 90 days’ [S2].",
+            [(("S2",), "Claims aren’t reimbursed after 90 days")],
+        ),
+        # a marker before its quote after a clause break is that quote's, not the one before
+        (
+            '[S2] says "Claims are reimbursed at 70%", while [S3] adds that "Unused balances roll over".',
+            [(("S2",), "Claims are reimbursed at 70%"), (("S3",), "Unused balances roll over")],
+        ),
     ],
 )
 def test_pairing_table(sentence: str, expected: list[tuple[tuple[str, ...], str | None]]) -> None:
@@ -173,7 +183,16 @@ def test_pairing_table(sentence: str, expected: list[tuple[tuple[str, ...], str 
         ),
         (
             '[S1] says "Claims are not reimbursed after 90 days", while "the fee is 12 € per visit" [S2].',
-            ['says "Claims are not reimbursed after 90 days"', 'while "the fee is 12 € per visit"'],
+            ['says "Claims are not reimbursed after 90 days"', '"the fee is 12 € per visit"'],
+        ),
+        # an uncited clause before a clause break is not the next quote's claim
+        (
+            'Northwind does not process claims itself; instead the FSA lets you "set aside up to $3,200" [S3].',
+            ['instead the FSA lets you "set aside up to $3,200"'],
+        ),
+        (
+            'Late claims are not reimbursed, but "Unused balances of up to $640 roll over" [S3].',
+            ['"Unused balances of up to $640 roll over"'],
         ),
     ],
 )

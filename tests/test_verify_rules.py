@@ -519,9 +519,16 @@ def test_numbers_a_claim_spells_or_dates_or_takes_from_the_sentence_before(
         ),
         (
             "en",
-            'The index is unable to hold them, yet "the index covers every paper of the corpus" [S1].',
+            'The index is unable to cover "every paper of the corpus" [S1].',
             "verified",
             False,
+        ),
+        # a negated clause before a clause break is not the quote's ("…, yet" opens another clause)
+        (
+            "en",
+            'The index is unable to hold them, yet "the index covers every paper of the corpus" [S1].',
+            "verified",
+            True,
         ),
         ("fr", 'Elle rembourse "70 % des frais de santé en France" [S1].', "verified", True),
         ("fr", 'Elle ne rembourse pas "70 % des frais de santé en France" [S1].', "verified", False),

@@ -308,6 +308,8 @@ def _classify_block(
 _SIGNS = frozenset("-—+±")
 _PERCENT = frozenset("%‰")
 _SEPARATORS = frozenset(".,:/")
+#: Signs that give a number its unit: "$70" is not "70%", "$2,500" not "€2,500".
+_UNIT_SIGNS = frozenset("%‰$€£¥")
 
 
 def classify(
@@ -337,11 +339,12 @@ def classify(
             ]
             digit_before = any(w[-1:].isdigit() for w in before)
             digit_after = any(w[:1].isdigit() for w in after)
+            digit_inside = any(c.isdigit() for w in quote_words[qs:qe] + source_words[ss:se] for c in w)
             written = [
                 before[0] + "".join(quote_words[qs:qe]) + after[0],
                 before[1] + "".join(source_words[ss:se]) + after[1],
             ]
-            found = [d if d.kind != "punctuation" or not _changes_number(d, digit_before, digit_after)
+            found = [d if d.kind != "punctuation" or not _changes_number(d, digit_before, digit_after, digit_inside)
                      or _same_value(written[0], written[1], lang) else
                      Difference("number", d.quote, d.source) for d in found]  # fmt: skip
         diffs.extend(found)
@@ -360,15 +363,18 @@ def _same_value(quoted: str, source: str, lang: str | None) -> bool:
 _WRITTEN_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 
-def _changes_number(d: Difference, digit_before: bool, digit_after: bool) -> bool:
+def _changes_number(d: Difference, digit_before: bool, digit_after: bool, digit_inside: bool = False) -> bool:
     """A sign one side has and the other lacks, before a number that no digit precedes (after one it
-    is a range: "2019–2020"); a percent sign one side has, after a number; a separator that differs
-    between two digits."""
+    is a range: "2019–2020"); a percent sign one side has, after a number; a currency or percent
+    sign that differs next to a number or among the differing words' digits ("$70" for "70%", "$2,500"
+    for "€2,500"); a separator that differs between two digits."""
     signs_q, signs_s = bool(set(d.quote) & _SIGNS), bool(set(d.source) & _SIGNS)
     percent_q, percent_s = bool(set(d.quote) & _PERCENT), bool(set(d.source) & _PERCENT)
+    units_differ = set(d.quote) & _UNIT_SIGNS != set(d.source) & _UNIT_SIGNS
     return bool(
         (signs_q != signs_s and digit_after and not digit_before)
         or (percent_q != percent_s and digit_before)
+        or (units_differ and (digit_before or digit_after or digit_inside))
         or (set(d.quote + d.source) & _SEPARATORS and digit_before and digit_after)
     )
 

@@ -111,7 +111,18 @@ def _range(first: str, last: str) -> list[str]:
     return [f"{a.group(1)}{n}" for n in range(lo + 1, hi + 1)]
 
 
-_QUOTED = re.compile(r"“([^”]+)”|\"([^\"]+)\"|„([^“”]+)[“”]|«\s*([^»]+?)\s*»|»([^«»]+)«|「([^」]+)」|『([^』]+)』")
+_QUOTED = re.compile(
+    r"“([^”]+)”|\"([^\"]+)\"|„([^“”]+)[“”]|«\s*([^»]+?)\s*»|»([^«»]+)«|「([^」]+)」|『([^』]+)』"
+    # single quotes, as British answers quote: an apostrophe inside a word ("don’t") does not end one
+    r"|(?<![^\W_])‘((?:[^‘’]|’(?=[^\W\d_]))+)’(?![^\W_])"
+)
+#: Where a sentence starts a new clause of its own: a semicolon, a colon, a dash set off by spaces,
+#: or a comma before a coordinating conjunction ("…, and receipts are …"); a comma alone does not
+#: ("not, in any case, reimbursed" is one clause). The one rule for answers and evidence alike.
+CLAUSE_BREAK = re.compile(
+    r";|:\s|\s[—–]\s|,\s+(?:and|but|or|nor|yet|so|while|whereas|instead|und|aber|oder|sondern|et|mais|ou|y|pero|e|ma)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -500,7 +511,11 @@ def pair(text: str, names: tuple[str, ...] = (), *, whole: bool = False) -> list
         if choice is not None:
             quote = _strip_markers(text[qs + 1 : groups[choice][0]], names).strip(" ,;:")
         if choice is None:
-            choice = next((k for k, g in enumerate(groups) if qe <= g[0] < next_q), None)
+            # (not a list that opens the next clause, before the next quote: "[S3] adds that "B"")
+            choice = next(
+                (k for k, g in enumerate(groups) if qe <= g[0] < next_q and not _opens_clause(text, qe, g, next_q)),
+                None,
+            )
         if choice is None:
             choice = next(
                 (k for k in range(len(groups) - 1, -1, -1) if prev_q <= groups[k][0] and groups[k][1] <= qs), None
@@ -522,11 +537,28 @@ def pair(text: str, names: tuple[str, ...] = (), *, whole: bool = False) -> list
     clause_start = 0
     for start, end, p in out:
         # a pairing that starts before the previous one ended (two quotes citing one marker list)
-        # shares its clause start
-        begin = clause_start if start >= clause_start else min(start, clause_start)
+        # shares its clause start; else its clause starts after the last clause break before it
+        # (an uncited clause before "; instead" is not this quote's claim)
+        if start >= clause_start:
+            # (a colon or a dash leads into the quote: what stands before it is the claim's too)
+            breaks = [m.end() for m in CLAUSE_BREAK.finditer(text, clause_start, start) if m.group()[0] in ";,"]
+            begin = breaks[-1] if breaks else clause_start
+        else:
+            begin = min(start, clause_start)
         result.append(Pairing(p.markers, p.quote, p.quote_span, (begin, end), p.pages))
         clause_start = max(clause_start, end)
     return result
+
+
+def _opens_clause(text: str, quote_end: int, group: tuple[int, int, Any, Any], next_quote: int) -> bool:
+    """A marker list after a clause break that the next quote follows in the same clause: it is
+    that quote's ("… "A", while [S3] adds that "B""), not the one before."""
+    gs, ge = group[0], group[1]
+    return (
+        next_quote < len(text)
+        and CLAUSE_BREAK.search(text, quote_end, gs) is not None
+        and CLAUSE_BREAK.search(text, ge, next_quote) is None
+    )
 
 
 def _ends(text: str, start: int, quote_end: int) -> bool:

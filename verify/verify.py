@@ -57,7 +57,14 @@ from citeline.verify.match import (
     tokens,
 )
 from citeline.verify.numbers import numbers, same_unit_elsewhere, unbacked
-from citeline.verify.parse import AnswerInput, CitationInput, load_answer, parse_answer, resolve_marker
+from citeline.verify.parse import (
+    CLAUSE_BREAK,
+    AnswerInput,
+    CitationInput,
+    load_answer,
+    parse_answer,
+    resolve_marker,
+)
 from citeline.verify.report import (
     DEFAULT_FAIL_ON,
     FLAGS,
@@ -764,7 +771,10 @@ class Verifier:
             # markers named in the context (``doc1``), not numbered: read the answer's text for them
             answer = parse_answer(answer.data, markers=injected)
         self.lookup.trim()
-        results = [self.check(c, injected, answer.document_refs) for c in answer.citations]
+        results = []
+        for c in answer.citations:
+            results.append(self.check(c, injected, answer.document_refs))
+            results.extend(self._fabricated_alternatives(c, injected, answer.document_refs))
         cited = {c.sentence for c in answer.citations if c.sentence is not None}
         sentences = [
             SentenceResult(
@@ -786,6 +796,33 @@ class Verifier:
             self.options.policy,
             min_coverage=self.options.min_coverage,
         )
+
+    @staticmethod
+    def _fabricated_alternatives(
+        cit: CitationInput, injected: dict[str, str], doc_refs: dict[str, dict[str, Any]]
+    ) -> list[CitationResult]:
+        """A marker of a list (``"…" [S3][S7]``) that was not injected, beside one that was: the
+        reader is shown a source the model never saw, so it is a citation of its own,
+        ``fabricated_marker`` (the quote is judged under the list's injected markers)."""
+        if len(cit.markers) < 2:
+            return []
+        known = [*injected, *doc_refs]
+        missing = [m for m in cit.markers if resolve_marker(m, known) is None]
+        if len(missing) == len(cit.markers):
+            return []  # none was injected: the citation itself is fabricated_marker
+        return [
+            CitationResult(
+                m,
+                None,
+                "fabricated_marker",
+                cit.quote,
+                cit.claim,
+                reason=f"marker {m!r} was not in the injected set",
+                sentence=cit.sentence,
+                markers=cit.markers,
+            )
+            for m in missing
+        ]
 
     def log(self, report: Report) -> int:
         """Record a run in the store (call it once the report has been delivered)."""
@@ -959,15 +996,6 @@ def _sentences_around(text: str, start: int, end: int) -> str:
     return text[s:e]
 
 
-#: where a sentence starts a new clause of its own: a semicolon, a colon, or a comma before a
-#: coordinating conjunction ("..., and receipts are ..."); a comma alone does not ("not, in any
-#: case, reimbursed" is one clause)
-_CLAUSE_BREAK = re.compile(
-    r";|:\s|,\s+(?:and|but|or|nor|yet|so|while|whereas|und|aber|oder|sondern|et|mais|ou|y|pero|e|ma)\b",
-    re.IGNORECASE,
-)
-
-
 def _clause_around(text: str, start: int, end: int) -> str:
     """The clause of ``text`` that holds the span ``[start, end)`` (all of the clauses it touches):
     what the polarity of a claim is compared with. "Claims are not reimbursed after 90 days, and
@@ -978,7 +1006,7 @@ def _clause_around(text: str, start: int, end: int) -> str:
 
 def _clause_bounds(text: str, start: int, end: int) -> tuple[int, int]:
     s, e = _sentence_bounds(text, start, end)
-    breaks = list(_CLAUSE_BREAK.finditer(text, s, e))
+    breaks = list(CLAUSE_BREAK.finditer(text, s, e))
     cs = max((m.end() for m in breaks if m.end() <= start), default=s)
     ce = min((m.start() for m in breaks if m.start() >= end), default=e)
     return cs, ce
