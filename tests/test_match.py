@@ -25,6 +25,8 @@ from citeline.verify.match import _TOKEN, FUZZY_THRESHOLD, AlignmentMemo, classi
         (" à ", "à"),  # a single space at either end
         ("é \n", "é"),
         (" ", ""),
+        # mathematical letters and the symbols standing for Greek ones are the plain letters
+        ("𝛽 = 2.23, 𝑝 < 0.001, ∆= + 2.3", "β = 2.23, p < 0.001, δ= + 2.3"),
     ],
 )
 def test_fold_table(text: str, folded: str) -> None:
@@ -133,6 +135,22 @@ def test_locate_reports_spans_in_the_chunks_own_characters() -> None:
     assert m.kind == "fuzzy"
     assert m.score >= FUZZY_THRESHOLD
     assert {d.kind for d in m.differences} <= {"typo", "reference_marker", "punctuation"}
+
+
+@pytest.mark.parametrize(
+    ("quote", "changed"),
+    [
+        ("before it approves a claim for more than $2,500", True),  # a currency changed
+        ("reimbursed at $70 of the amount once the deductible of £1,200 is met", True),
+        ("reimbursed at 70 % of the amount once the deductible of €1,200 is met", False),  # spacing only
+    ],
+)
+def test_a_currency_or_percent_sign_changed_at_a_number_is_a_changed_number(quote: str, changed: bool) -> None:
+    chunk = "Claims are reimbursed at 70% of the amount once the deductible of €1,200 is met. It approves a "
+    chunk += "claim before it approves a claim for more than €2,500."
+    m = locate(quote, chunk, lang="en")
+    assert m.found is not changed
+    assert m.numeric_mismatch is changed
 
 
 @given(st.text(alphabet="aé9_ [],-–—\ufffd中ー²٣.'\n", max_size=40))

@@ -194,6 +194,23 @@ def test_an_elided_quote_verifies_part_by_part_in_order(store: Store) -> None:
     assert c["status"] == "too_short"
 
 
+def test_an_ellipsis_may_not_splice_parts_of_two_sentences_into_one(store: Store) -> None:
+    """ "Claims are not reimbursed … when the employee was in hospital" joins the start of one
+    sentence to the end of another, saying what neither says; whole sentences may be elided."""
+    chunk = chunk_of(store, "Claims are not reimbursed after 90 days.")
+    text = store.chunk(chunk).text
+    spliced = "Claims are not reimbursed … when the employee was in hospital or abroad for the whole period"
+    whole = next(p.strip() for p in text.split(".") if "Claims are not reimbursed after 90 days" in p) + "."
+    late = next(p.strip() for p in text.split(".") if "when the employee was in hospital" in p) + "."
+    if late not in text or whole not in text:
+        pytest.skip("the fixture's sentences changed")
+    (c,) = run(store, {"answer": f'It says "{spliced}" [S1].', "sources": {"S1": chunk}})["citations"]
+    assert c["status"] != "verified"
+    assert c["passed"] is False
+    (c,) = run(store, {"answer": f'It says "{whole} … {late}" [S1].', "sources": {"S1": chunk}})["citations"]
+    assert (c["status"], c["passed"]) == ("verified", True)
+
+
 def test_a_trailing_ellipsis_only_says_the_sentence_goes_on(store: Store) -> None:
     chunk = chunk_of(store, "Claims are not reimbursed after 90 days.")
     quote = "Each claim must include an itemised receipt and the provider’s tax number…"
@@ -693,6 +710,42 @@ def test_the_claims_polarity_is_its_own_words_when_the_quote_is_set_off(claim: s
     from citeline.verify.verify import _claim_scope, _negated
 
     assert _negated(_claim_scope(claim, quote)) is negated
+
+
+def test_a_negation_is_held_against_what_it_denies(store: Store) -> None:
+    """Both sides have a negative word, but not on the same thing: the claim denies what the
+    evidence asserts. And a list item is negated by its list's lead-in."""
+    chunk = chunk_of(store, "Results are shared only with the employee")
+    wrong = (
+        'Screening results are not shared with the employee: "Results are shared only with the employee '
+        'and are never passed to Northwind" [S1].'
+    )
+    (c,) = run(store, {"answer": wrong, "sources": {"S1": chunk}})["citations"]
+    assert (c["flags"], c["passed"]) == (["negation_mismatch"], False)
+    right = (
+        'Screening results are never passed to Northwind: "Results are shared only with the employee '
+        'and are never passed to Northwind" [S1].'
+    )
+    (c,) = run(store, {"answer": right, "sources": {"S1": chunk}})["citations"]
+    assert (c["flags"], c["passed"]) == ([], True)
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "lead"),
+    [
+        (
+            "Exceptions. You do not need to file if: 1. Your wages were low.",
+            "Your wages",
+            "You do not need to file if:",
+        ),
+        ("Die Ausnahmen:\n• Ihr Lohn war niedrig.", "Ihr Lohn", "Die Ausnahmen:"),
+        ("You need to file. Your wages were low.", "Your wages", ""),
+    ],
+)
+def test_the_lead_in_of_a_list_item(text: str, start: str, lead: str) -> None:
+    from citeline.verify.verify import _lead_in
+
+    assert _lead_in(text, text.index(start)) == lead
 
 
 def test_a_quote_is_not_judged_by_the_numbers_and_negations_of_its_neighbours(store: Store) -> None:

@@ -1,6 +1,6 @@
 """Folding for matching: case, whitespace, soft hyphens, hyphenation, ligatures, quote and dash
-variants, full-width forms. Every fold keeps an offset map, so a match found in folded text is reported in the
-source's own characters.
+variants, full-width forms, mathematical letters (𝛽 is β). Every fold keeps an offset map, so a
+match found in folded text is reported in the source's own characters.
 
 ``(cid:N)`` (a glyph pdfminer could not map to Unicode) folds to one U+FFFD.
 
@@ -11,6 +11,7 @@ and punctuation.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from citeline.ingest.clean.characters import LIGATURES
@@ -28,7 +29,15 @@ INVISIBLE = "\u00ad\u200b\u200c\u200d\u2060\ufeff"
 #: is "272,700".
 FULLWIDTH = {chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)}
 
-_CHAR_FOLD: dict[str, str] = {**FULLWIDTH, **QUOTES, **DASHES, **LIGATURES}
+#: Letters and digits of mathematical typesetting (LaTeX's math italic 𝛽, 𝑝; bold 𝐱) and the symbols
+#: that stand for Greek letters (∆ increment, ∑, ∏, Ω ohm, µ micro): the plain letters a model writes.
+MATH_LETTERS = {
+    ch: plain
+    for ch, plain in ((chr(c), unicodedata.normalize("NFKC", chr(c))) for c in range(0x1D400, 0x1D800))
+    if len(plain) == 1 and plain != ch
+} | {"∆": "Δ", "∑": "Σ", "∏": "Π", "\u2126": "Ω", "µ": "μ"}
+
+_CHAR_FOLD: dict[str, str] = {**FULLWIDTH, **QUOTES, **DASHES, **LIGATURES, **MATH_LETTERS}
 _INVISIBLE = re.compile("[" + INVISIBLE + "]")
 _SPECIAL = re.compile(
     r"\(cid:\d+\)"  # pdfminer's name for a glyph without a Unicode mapping

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import os
 import re
 from collections.abc import Iterable
@@ -46,6 +47,7 @@ from citeline.verify.fold import fold
 from citeline.verify.lookup import Lookup
 from citeline.verify.match import (
     ALTERED_MIN,
+    FUNCTION_WORDS,
     FUZZY_THRESHOLD,
     NEGATIONS,
     AlignmentMemo,
@@ -518,7 +520,8 @@ class Verifier:
         return self._elided(parts, chunks)
 
     def _elided(self, parts: list[str], chunks: list[ChunkInfo]) -> tuple[ChunkInfo, list[Match]] | None:
-        """An elided quote (``"A … B"``): every part found, in order, in the same chunk."""
+        """An elided quote (``"A … B"``): every part found, in order, in the same chunk, and no part
+        spliced to a part of another sentence (see :func:`_spliced`)."""
         for c in chunks:
             text, matches, pos = c.text, [], 0
             for part in parts:
@@ -535,7 +538,8 @@ class Verifier:
                 matches.append(Match(m.kind, m.score, m.start + pos, m.end + pos, m.differences))
                 pos += m.end
             else:
-                return c, matches
+                if not any(_spliced(text, a, b) for a, b in itertools.pairwise(matches)):
+                    return c, matches
         return None
 
     def _across(
@@ -704,8 +708,7 @@ class Verifier:
             result.flags.append("numeric_mismatch")
             verb = "is" if len(absent) == 1 else "are"
             result.reason += f"; the claim's {', '.join(dict.fromkeys(absent))} {verb} not in the quote's sentence"
-        evidence_scope = _scope_around(chunk.text, matches[0].start, matches[-1].end)
-        if cit.claim and _negated(_claim_scope(said, cit.quote)) != _negated(evidence_scope):
+        if cit.claim and self._polarity_differs(_claim_scope(said, cit.quote), chunk, matches, evidence, lang):
             result.flags.append("negation_mismatch")
         missing = [t for t in cit.required_terms if not _has_term(t, folded_evidence)]
         if missing:  # the sentences around the quote's, as for a claim's numbers
@@ -714,6 +717,22 @@ class Verifier:
         if missing:
             result.flags.append("missing_terms")
             result.reason += f"; missing terms: {', '.join(missing)}"
+
+    @staticmethod
+    def _polarity_differs(claimed: str, chunk: ChunkInfo, matches: list[Match], evidence: str, lang: str) -> bool:
+        """Whether the claim and the evidence differ in polarity: one negated and the other not (the
+        evidence's clause that holds the quote, with the lead-in of a list the quote is an item of:
+        "You do not need to file if: 1. …"); or, in English, both negated but the claim's negation
+        on a word the evidence asserts ("not shared with the employee" against "shared only with
+        the employee and never passed to Northwind")."""
+        scope = _scope_around(chunk.text, matches[0].start, matches[-1].end)
+        negated_claim = _negated(claimed)
+        negated_evidence = _negated(scope) or _negated(_lead_in(chunk.text, matches[0].start))
+        if negated_claim != negated_evidence:
+            return True
+        if negated_claim and lang == "en":
+            return any(_negated_at(evidence, word) is False for word in _negation_targets(claimed))
+        return False
 
     @staticmethod
     def _location_flags(
@@ -853,6 +872,23 @@ def verify_answer(
     if options.log:
         verifier.log(report)
     return report
+
+
+_SENTENCE_BREAK = re.compile(r"[.!?](?=\s)|[。！？]|\n\s*\n")
+
+
+def _spliced(text: str, first: Match, second: Match) -> bool:
+    """Two parts of an elided quote that an ellipsis joins across a sentence end, when the first
+    does not end its sentence or the second does not start one: "Claims are not reimbursed …
+    when the employee was in hospital" makes one statement of two the source keeps apart. Whole
+    sentences may be elided between whole sentences."""
+    gap = text[first.end : second.start]
+    if _SENTENCE_BREAK.search(gap) is None:
+        return False  # a gap inside one sentence: "Claims are … reimbursed"
+    ends = _SENTENCE_BREAK.match(text, first.end) is not None or text[first.end - 1 : first.end] in ".!?。！？"
+    before = text[: second.start]
+    starts = not before.rstrip() or before.rstrip()[-1] in ".!?。！？:" or before.endswith("\n")
+    return not (ends and starts)
 
 
 def quote_parts(quote: str, *, writer_brackets: bool = False) -> list[str]:
@@ -1100,6 +1136,50 @@ _CJK_NEGATION = re.compile("[不未无没非勿]")
 _CJK_NOT_NEGATIONS = re.compile(
     "不同|不断|不过|不仅|不但|不少|不久|不管|不论|无论|未来|非常|不得不|无不|除非|无限|不妨"
 )
+
+
+_LIST_MARK = re.compile(r"(?:\s*(?:\(?\d{1,3}[.)]|\(?[a-z][.)]|[•▪◦·*–-]))+\s*$")
+
+
+def _lead_in(text: str, start: int) -> str:
+    """The lead-in of the list whose item holds ``start`` ("You do not need to file Form 1040NR if:"
+    before "1. Your only …"), or "" when the sentence at ``start`` is no list item."""
+    s, _ = _sentence_bounds(text, start, start)
+    before = _LIST_MARK.sub("", text[:s]).rstrip()
+    if not before.endswith((":", "：")):
+        return ""
+    ls, _ = _sentence_bounds(text, len(before) - 1, len(before) - 1)
+    return text[ls : len(before)].strip()
+
+
+#: Words that stand between a negation and what it denies ("does not *currently* cover").
+_BETWEEN = FUNCTION_WORDS | frozenset("always currently necessarily fully entirely completely yet really".split())
+
+
+def _negation_targets(text: str) -> list[str]:
+    """The word each negation of ``text`` denies: the first word of three letters or more after it
+    that is not a function word ("not *shared*", "does not *pay*")."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    out = []
+    for k, w in enumerate(words):
+        if w in NEGATIONS or w.endswith(("n't", "n’t")):
+            target = next((x for x in words[k + 1 : k + 5] if len(x) >= 3 and x not in _BETWEEN), None)
+            if target is not None and target not in NEGATIONS:
+                out.append(target)
+    return out
+
+
+def _negated_at(text: str, target: str) -> bool | None:
+    """Whether ``text`` denies ``target`` (a negation among the three words before it, in every
+    place it has the word or its inflection), asserts it (in none), or cannot tell (no such word,
+    or both)."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    stem = target[:5] if len(target) > 5 else target
+    seen = [k for k, w in enumerate(words) if w.startswith(stem) and len(w) - len(target) <= 3]
+    if not seen:
+        return None
+    denied = [any(x in NEGATIONS or x.endswith(("n't", "n’t")) for x in words[max(0, k - 3) : k]) for k in seen]
+    return True if all(denied) else False if not any(denied) else None
 
 
 def _negated(text: str) -> bool:
