@@ -709,7 +709,7 @@ def test_the_negations_that_apply_to_a_quote(text: str, quote: str, negated: boo
 def test_the_claims_polarity_is_its_own_words_when_the_quote_is_set_off(claim: str, quote: str, negated: bool) -> None:
     from citeline.verify.verify import _claim_scope, _negated
 
-    assert _negated(_claim_scope(claim, quote)) is negated
+    assert _negated(_claim_scope(claim, quote)[0]) is negated
 
 
 def test_a_negation_is_held_against_what_it_denies(store: Store) -> None:

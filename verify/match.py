@@ -40,7 +40,7 @@ NEGATIONS = frozenset(
     not no never none nor neither nobody nothing nowhere without cannot can't won't don't doesn't
     didn't isn't aren't wasn't weren't shouldn't wouldn't couldn't mustn't hasn't haven't hadn't
     unable impossible lack lacks lacking nichts niemand ohne rien
-    nicht kein keine keinen keiner keines keinem nie niemals weder keineswegs keinesfalls nirgends
+    nicht kein keine keinen keiner keines keinem keinerlei nie niemals weder keineswegs keinesfalls nirgends
     ne pas jamais aucun aucune sans nullement ni 不 未 无 非 没 别 莫 勿
     """.split()
 )

@@ -120,7 +120,8 @@ _QUOTED = re.compile(
 #: or a comma before a coordinating conjunction ("…, and receipts are …"); a comma alone does not
 #: ("not, in any case, reimbursed" is one clause). The one rule for answers and evidence alike.
 CLAUSE_BREAK = re.compile(
-    r";|:\s|\s[—–]\s|,\s+(?:and|but|or|nor|yet|so|while|whereas|instead|und|aber|oder|sondern|et|mais|ou|y|pero|e|ma)\b",
+    r";|:\s|\s[—–]\s|,\s+(?:and|but|or|nor|yet|so|while|whereas|instead|und|aber|oder|sondern|et|mais|ou|y|pero|e|ma)"
+    r"(?=\s)",
     re.IGNORECASE,
 )
 

@@ -547,8 +547,9 @@ class Verifier:
     ) -> tuple[tuple[ChunkInfo, list[Match]], ChunkInfo, ChunkInfo] | None:
         """A quote that runs from a cited chunk into the next one of its document, or into it from the
         one before, when the model saw both (that chunk injected too, or, for a document citation,
-        any of its chunks): found in the two read as one text (:func:`joined_chunks`), and only
-        where it is in neither alone. Returns the hit in the joined chunk and the two chunks."""
+        any of its chunks): found in the two read as one text (:func:`joined_chunks`) across the end
+        of the first or the start of the second. Returns the hit in the joined chunk and the two
+        chunks."""
         seen = {c.chunk_id: c for c in target.chunks}
         for cid in injected.values():
             if cid not in seen and (c := self.lookup.chunk(cid)) is not None:
@@ -569,8 +570,11 @@ class Verifier:
         if hit is None:
             return None
         _, first, second, second_from, first_to = pairs[hit[0].chunk_id]
-        if not (hit[1][0].start < second_from and hit[1][-1].end > first_to):
-            return None  # inside one of the two after all (searched there already)
+        start, end = hit[1][0].start, hit[1][-1].end
+        if not (start < first_to < end or start < second_from < end):
+            return None  # inside one of the two after all, and not across the other's edge
+        # (a quote that runs from the cited chunk's last sentence on into the next chunk is there
+        # too when the next one repeats that sentence at its start: it runs on from the cited one)
         return hit, first, second
 
     @staticmethod
@@ -708,7 +712,7 @@ class Verifier:
             result.flags.append("numeric_mismatch")
             verb = "is" if len(absent) == 1 else "are"
             result.reason += f"; the claim's {', '.join(dict.fromkeys(absent))} {verb} not in the quote's sentence"
-        if cit.claim and self._polarity_differs(_claim_scope(said, cit.quote), chunk, matches, evidence, lang):
+        if cit.claim and self._polarity_differs(*_claim_scope(said, cit.quote), chunk, matches, evidence, lang):
             result.flags.append("negation_mismatch")
         missing = [t for t in cit.required_terms if not _has_term(t, folded_evidence)]
         if missing:  # the sentences around the quote's, as for a claim's numbers
@@ -719,16 +723,26 @@ class Verifier:
             result.reason += f"; missing terms: {', '.join(missing)}"
 
     @staticmethod
-    def _polarity_differs(claimed: str, chunk: ChunkInfo, matches: list[Match], evidence: str, lang: str) -> bool:
+    def _polarity_differs(
+        claimed: str, own_words: bool, chunk: ChunkInfo, matches: list[Match], evidence: str, lang: str
+    ) -> bool:
         """Whether the claim and the evidence differ in polarity: one negated and the other not (the
         evidence's clause that holds the quote, with the lead-in of a list the quote is an item of:
         "You do not need to file if: 1. …"); or, in English, both negated but the claim's negation
         on a word the evidence asserts ("not shared with the employee" against "shared only with
-        the employee and never passed to Northwind")."""
+        the employee and never passed to Northwind"). When the claim is its own words beside a quote
+        set off from them (``own_words``) and only the evidence is negated, they differ only where
+        the claim asserts what the evidence denies ("The report was audited: "… was not audited"");
+        else the claim may say it in other words ("Teacher assessment is informal: "There is no
+        formal procedure …""), or of another part of the quote."""
         scope = _scope_around(chunk.text, matches[0].start, matches[-1].end)
+        lead = _lead_in(chunk.text, matches[0].start)
         negated_claim = _negated(claimed)
-        negated_evidence = _negated(scope) or _negated(_lead_in(chunk.text, matches[0].start))
+        negated_evidence = _negated(scope) or _negated(lead)
         if negated_claim != negated_evidence:
+            if own_words and negated_evidence:
+                denied = _negation_targets(scope + " " + lead)
+                return any(_negated_at(claimed, word) is False for word in denied)
             return True
         if negated_claim and lang == "en":
             return any(_negated_at(evidence, word) is False for word in _negation_targets(claimed))
@@ -1152,13 +1166,22 @@ def _lead_in(text: str, start: int) -> str:
     return text[ls : len(before)].strip()
 
 
-#: Words that stand between a negation and what it denies ("does not *currently* cover").
-_BETWEEN = FUNCTION_WORDS | frozenset("always currently necessarily fully entirely completely yet really".split())
+#: Words that stand between a negation and what it denies ("does not *currently* cover", "wird
+#: *hier* nicht geführt", "n’a *pas été* reçue").
+_BETWEEN = FUNCTION_WORDS | frozenset(
+    """
+    always currently necessarily fully entirely completely yet really
+    hier noch mehr sehr ganz auch nur werden wurde wird worden sein ist sind war waren
+    pas été est sont était plus jamais encore très
+    """.split()
+)
 
 
 def _negation_targets(text: str) -> list[str]:
     """The word each negation of ``text`` denies: the first word of three letters or more after it
-    that is not a function word ("not *shared*", "does not *pay*")."""
+    that is not a function word ("not *shared*", "does not *pay*", "aucune *opposition*"; German
+    puts the negation after what it denies, "wird nicht *geführt*" at a clause's end, so that a
+    negation without a word after it denies none here)."""
     words = [w.lower() for w in _WORD.findall(text)]
     out = []
     for k, w in enumerate(words):
@@ -1222,21 +1245,22 @@ def _asserts(words: str) -> bool:
     return count_words(_WORD.findall(words)) >= 4 and not _SAYS.search(words) and not _LEAD_IN.match(words)
 
 
-def _claim_scope(claim: str, quote: str | None) -> str:
-    """The part of a claim whose negations are its polarity: without a leading subordinate clause
-    before the quote ("While SGC cannot embed new papers, SPECTER "achieves …""), as on the
-    evidence side; and without the quote when the quote is set off from the claim's words, in
-    parentheses, or after a colon or a dash that does not end a lead-in of saying ("The report was
-    audited ("…未经审计")": what the claim says is its own words, the quote is what it cites for
-    them; "The handbook states: "…"" says the quote)."""
+def _claim_scope(claim: str, quote: str | None) -> tuple[str, bool]:
+    """The part of a claim whose negations are its polarity, and whether it is the claim's own words
+    without the quote: without a leading subordinate clause before the quote ("While SGC cannot
+    embed new papers, SPECTER "achieves …""), as on the evidence side; and without the quote when
+    the quote is set off from the claim's words, in parentheses, or after a colon or a dash that
+    does not end a lead-in of saying ("The report was audited ("…")": what the claim says is its own
+    words, the quote is what it cites for them; "The handbook states: "…"" says the quote)."""
     words = quote.split() if quote else []
     at = re.search(r"\s+".join(map(re.escape, words)), claim) if words else None
     before, rest = (claim[: at.start()], claim[at.start() :]) if at else (claim, "")
+    own = False
     if at is not None:
         lead = before.rstrip(" \"'“„«»「『\u00a0")
         if lead.endswith(("(", "（")) or (lead.endswith((":", "：", "—", "–")) and _asserts(lead[:-1])):
-            before, rest = lead[:-1], claim[at.end() :]
+            before, rest, own = lead[:-1], claim[at.end() :], True
     first = _WORD.search(before)
     if first and first.group().lower() in _CLAIM_SUBORDINATORS and "," in before:
         before = before[before.rindex(",") + 1 :]
-    return before + rest
+    return before + rest, own
