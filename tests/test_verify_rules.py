@@ -730,6 +730,45 @@ def test_a_negation_is_held_against_what_it_denies(store: Store) -> None:
     assert (c["flags"], c["passed"]) == ([], True)
 
 
+def test_an_uncited_clause_answers_for_a_number_the_evidence_counts_otherwise(store: Store) -> None:
+    """The clause before "; it" cites nothing, but its "three business days" counts what the quote's
+    "two business days" counts: the marker answers for it. A number of another kind it may state."""
+    chunk = chunk_of(store, "requests within two business days")
+    wrong = 'The desk replies within three business days; it "answers most requests within two business days" [S1].'
+    (c,) = run(store, {"answer": wrong, "sources": {"S1": chunk}})["citations"]
+    assert (c["flags"], c["passed"]) == (["numeric_mismatch"], False)
+    other = 'The desk has 12 staff; it "answers most requests within two business days" [S1].'
+    (c,) = run(store, {"answer": other, "sources": {"S1": chunk}})["citations"]
+    assert (c["flags"], c["passed"]) == ([], True)
+
+
+def test_an_ellipsis_may_not_leave_out_a_negation(store: Store) -> None:
+    chunk = chunk_of(store, "Results are shared only with the employee")
+    quote = (
+        "Results are shared only with the employee and are … passed to Northwind or to any third-party administrator"
+    )
+    (c,) = run(store, {"answer": f'Results reach the employer: "{quote}" [S1].', "sources": {"S1": chunk}})["citations"]
+    assert c["status"] != "verified"
+    assert c["passed"] is False
+
+
+def test_own_words_beside_a_set_off_quote_assert_only_what_they_predicate(store: Store) -> None:
+    """ "asks you *to pay*" is no claim that you pay: the quote's "do not pay it" does not contradict it;
+    "The report was audited" against "… was not audited" does, in Chinese too."""
+    chunk = chunk_of(store, "do not pay it and report it")
+    answer = (
+        "A statement that asks you to pay a fee by gift card should be reported: "
+        '"do not pay it and report it to the service desk at once" [S1].'
+    )
+    (c,) = run(store, {"answer": answer, "sources": {"S1": chunk}})["citations"]
+    assert (c["flags"], c["passed"]) == ([], True)
+    from citeline.verify.verify import _negated_at, _negation_targets
+
+    assert _negation_targets("公司报告期无违规对外担保情况") == ["违规"]
+    assert _negated_at("公司报告期内存在违规对外担保", "违规") is False
+    assert _negated_at("公司报告期无违规对外担保", "违规") is True
+
+
 @pytest.mark.parametrize(
     ("text", "start", "lead"),
     [

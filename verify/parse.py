@@ -143,6 +143,9 @@ class CitationInput:
     #: quotes of other citations inside the claim (``"A", and "B" [S1]``: B is in A's claim); their
     #: numbers and negations are theirs to check, not this quote's
     other_quotes: tuple[str, ...] = ()
+    #: the answer sentence's clauses before the claim that no marker cites (see :class:`Pairing`):
+    #: a number there that the evidence counts otherwise is the marker's to answer for too
+    uncited: str | None = None
 
     @property
     def markers(self) -> tuple[str, ...]:
@@ -163,6 +166,9 @@ class Pairing:
     clause: tuple[int, int]
     #: the pages a one-marker list pinpoints (``[S1, p. 3]``), 1-based inclusive
     pages: tuple[int, int] | None = None
+    #: the span of the sentence's clauses before the claim that no marker cites ("The desk replies
+    #: within three business days;" before "it "answers …" [S2]"), when a clause break set them off
+    uncited: tuple[int, int] | None = None
 
 
 #: what an answer's sentence is in its markdown: running text (a paragraph, a list item), a
@@ -540,13 +546,15 @@ def pair(text: str, names: tuple[str, ...] = (), *, whole: bool = False) -> list
         # a pairing that starts before the previous one ended (two quotes citing one marker list)
         # shares its clause start; else its clause starts after the last clause break before it
         # (an uncited clause before "; instead" is not this quote's claim)
+        uncited = None
         if start >= clause_start:
             # (a colon or a dash leads into the quote: what stands before it is the claim's too)
             breaks = [m.end() for m in CLAUSE_BREAK.finditer(text, clause_start, start) if m.group()[0] in ";,"]
             begin = breaks[-1] if breaks else clause_start
+            uncited = (clause_start, begin) if begin > clause_start else None
         else:
             begin = min(start, clause_start)
-        result.append(Pairing(p.markers, p.quote, p.quote_span, (begin, end), p.pages))
+        result.append(Pairing(p.markers, p.quote, p.quote_span, (begin, end), p.pages, uncited))
         clause_start = max(clause_start, end)
     return result
 
@@ -565,6 +573,14 @@ def _opens_clause(text: str, quote_end: int, group: tuple[int, int, Any, Any], n
 def _ends(text: str, start: int, quote_end: int) -> bool:
     """Only punctuation and the closing quote mark stand between ``start`` and ``quote_end``."""
     return not text[start : quote_end - 1].strip(" .,;:»«\u00a0。，；：")
+
+
+def uncited_text(sentence: str, pairing: Pairing, names: tuple[str, ...] = ()) -> str | None:
+    """The sentence's uncited clauses before a pairing's claim, markers dropped (see :class:`Pairing`)."""
+    if pairing.uncited is None:
+        return None
+    s, e = pairing.uncited
+    return _strip_markers(sentence[s:e], names).strip(" ,;:–—-") or None
 
 
 def quotes_in_clause(pairing: Pairing, pairings: list[Pairing]) -> tuple[str, ...]:
@@ -627,6 +643,7 @@ def parse_answer(data: dict[str, Any], *, name: str = "answer", markers: Iterabl
                         alternatives=p.markers[1:],
                         claim_from_answer=True,
                         other_quotes=quotes_in_clause(p, pairings),
+                        uncited=uncited_text(sent.text, p, names),
                     )
                 )
     else:

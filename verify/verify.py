@@ -58,7 +58,7 @@ from citeline.verify.match import (
     ocr_normal,
     tokens,
 )
-from citeline.verify.numbers import numbers, same_unit_elsewhere, unbacked
+from citeline.verify.numbers import Numbers, numbers, same_unit_elsewhere, unbacked
 from citeline.verify.parse import (
     CLAUSE_BREAK,
     AnswerInput,
@@ -520,8 +520,9 @@ class Verifier:
         return self._elided(parts, chunks)
 
     def _elided(self, parts: list[str], chunks: list[ChunkInfo]) -> tuple[ChunkInfo, list[Match]] | None:
-        """An elided quote (``"A … B"``): every part found, in order, in the same chunk, and no part
-        spliced to a part of another sentence (see :func:`_spliced`)."""
+        """An elided quote (``"A … B"``): every part found, in order, in the same chunk, no part
+        spliced to a part of another sentence (see :func:`_spliced`), and no negation left out
+        ("Results are shared only with the employee and are … passed to Northwind" drops "never")."""
         for c in chunks:
             text, matches, pos = c.text, [], 0
             for part in parts:
@@ -538,8 +539,10 @@ class Verifier:
                 matches.append(Match(m.kind, m.score, m.start + pos, m.end + pos, m.differences))
                 pos += m.end
             else:
-                if not any(_spliced(text, a, b) for a, b in itertools.pairwise(matches)):
-                    return c, matches
+                if not any(
+                    _spliced(text, a, b) or _negated(text[a.end : b.start]) for a, b in itertools.pairwise(matches)
+                ):
+                    return c, matches  # (an ellipsis may not leave out a "never")
         return None
 
     def _across(
@@ -699,6 +702,14 @@ class Verifier:
         lang = self.lookup.language(chunk.version_id)
         claimed = numbers(_ocr_words_blanked(fold(said).text, folded_evidence), lang, claim=True)
         given = numbers(folded_evidence, lang, claim=False)
+        if cit.uncited:
+            # the sentence's uncited clause before the claim: a number of a unit the evidence counts
+            # ("The desk replies within three business days; it "answers most requests within two
+            # business days" [S2]"); numbers of other kinds it may state on its own
+            before = numbers(_ocr_words_blanked(fold(cit.uncited).text, folded_evidence), lang, claim=True)
+            units = {e.unit for e in given.quantities if e.unit}
+            counted = tuple(q for q in before.quantities if q.unit in units)
+            claimed = Numbers(claimed.quantities + counted, claimed.dates)
         absent = unbacked(claimed, given)
         if absent:
             # a number the sentence before or after the quote's gives ("We surveyed 162 papers.
@@ -1189,16 +1200,33 @@ def _negation_targets(text: str) -> list[str]:
             target = next((x for x in words[k + 1 : k + 5] if len(x) >= 3 and x not in _BETWEEN), None)
             if target is not None and target not in NEGATIONS:
                 out.append(target)
+    # Chinese and Japanese: the two characters after a negation character ("无*违规*", "未经*审计*")
+    plain = _CJK_NOT_NEGATIONS.sub("", text)
+    for m in _CJK_NEGATION.finditer(plain):
+        after = plain[m.end() : m.end() + 3].lstrip("经有能得会是")[:2]
+        if len(after) == 2 and _CJK.fullmatch(after[0]) and _CJK.fullmatch(after[1]):
+            out.append(after)
     return out
 
 
 def _negated_at(text: str, target: str) -> bool | None:
     """Whether ``text`` denies ``target`` (a negation among the three words before it, in every
-    place it has the word or its inflection), asserts it (in none), or cannot tell (no such word,
-    or both)."""
+    place it has the word or its inflection as a predicate, not after "to": "asks you *to pay*"),
+    asserts it (in none), or cannot tell (no such word, or both). A Chinese or Japanese target is
+    looked for as characters, denied by a negation character right before it."""
+    if _CJK.search(target):
+        places = [m.start() for m in re.finditer(re.escape(target), text)]
+        if not places:
+            return None
+        denied = [_CJK_NEGATION.search(text[max(0, k - 2) : k]) is not None for k in places]
+        return True if all(denied) else False if not any(denied) else None
     words = [w.lower() for w in _WORD.findall(text)]
     stem = target[:5] if len(target) > 5 else target
-    seen = [k for k, w in enumerate(words) if w.startswith(stem) and len(w) - len(target) <= 3]
+    seen = [
+        k
+        for k, w in enumerate(words)
+        if w.startswith(stem) and len(w) - len(target) <= 3 and (k == 0 or words[k - 1] not in ("to", "zu", "de"))
+    ]
     if not seen:
         return None
     denied = [any(x in NEGATIONS or x.endswith(("n't", "n’t")) for x in words[max(0, k - 3) : k]) for k in seen]
