@@ -211,6 +211,27 @@ def test_an_ellipsis_may_not_splice_parts_of_two_sentences_into_one(store: Store
     assert (c["status"], c["passed"]) == ("verified", True)
 
 
+@pytest.mark.parametrize(
+    ("first", "second", "spliced"),
+    [
+        ("all other baselines", "cannot be used in real-world setting", True),  # a footnote mark after the stop
+        ("all other baselines except for SGC", "to the citation graph at training", False),  # one sentence
+        ("the citation graph at training and test time.", "On the other hand, on co-citation data", False),
+    ],
+)
+def test_an_ellipsis_splice_across_a_sentence_end(first: str, second: str, spliced: bool) -> None:
+    from citeline.verify.match import Match
+    from citeline.verify.verify import _spliced
+
+    text = (
+        "our model outperforming virtually all other baselines except for SGC, which has access to the citation "
+        "graph at training and test time.12 Note that methods like SGC cannot be used in real-world setting to "
+        "embed new papers that are not cited yet. On the other hand, on co-citation data our method is best."
+    )
+    a, b = text.index(first), text.index(second)
+    assert _spliced(text, Match("exact", 100, a, a + len(first)), Match("exact", 100, b, b + len(second))) is spliced
+
+
 def test_a_trailing_ellipsis_only_says_the_sentence_goes_on(store: Store) -> None:
     chunk = chunk_of(store, "Claims are not reimbursed after 90 days.")
     quote = "Each claim must include an itemised receipt and the provider’s tax number…"

@@ -899,7 +899,12 @@ def verify_answer(
     return report
 
 
-_SENTENCE_BREAK = re.compile(r"[.!?](?=\s)|[。！？]|\n\s*\n")
+#: A sentence's end: a full stop after a word (and its closing quote or a footnote mark glued to it:
+#: "test time.12 Note"; not a decimal point, "3.12 m") before a space; a Chinese or Japanese full
+#: stop; a paragraph break.
+_SENTENCE_BREAK = re.compile(
+    r"(?<=[^\W\d_]|[)\"”’\]])[.!?][\"”’)\]]*(?:\d{1,3}|[\u00b9\u00b2\u00b3\u2070-\u2079]+)?(?=\s)|[。！？]|\n\s*\n"
+)
 
 
 def _spliced(text: str, first: Match, second: Match) -> bool:
