@@ -41,7 +41,9 @@ _CHAR_FOLD: dict[str, str] = {**FULLWIDTH, **QUOTES, **DASHES, **LIGATURES, **MA
 _INVISIBLE = re.compile("[" + INVISIBLE + "]")
 _SPECIAL = re.compile(
     r"\(cid:\d+\)"  # pdfminer's name for a glyph without a Unicode mapping
-    "|[" + re.escape("".join(_CHAR_FOLD)) + r"]"
+    # (the mathematical letters as their block's range: a class of a thousand single characters
+    # costs every fold twice the time)
+    "|[" + re.escape("".join(k for k in _CHAR_FOLD if len(k) == 1 and k < "\U0001d400")) + "\U0001d400-\U0001d7ff]"
     # whitespace that folding changes: a run of several, one that is not a plain space (single spaces
     # between words, nearly all of a text's whitespace, are left alone unvisited; a single space at
     # either end is trimmed afterwards)
@@ -86,7 +88,7 @@ def _fold_visible(text: str) -> Folded:
             edits.append(Edit(s, e, ""))
         elif g.startswith("(cid:"):
             edits.append(Edit(s, e, UNMAPPED))
-        else:
+        elif g in _CHAR_FOLD:  # (not the block's few code points without a plain letter)
             edits.append(Edit(s, e, _CHAR_FOLD[g]))
     first_text, first_map = apply_edits(text, edits)
     # a single space at an edge (or one that ends up there once invisible characters next to it are

@@ -415,44 +415,51 @@ def _german_number(word: str) -> int | None:
     return None
 
 
+#: A number word, or a German compound of them, standing as a word: where a run of them may start.
+_NUMBER_WORD = (
+    r"(?<![^\W_])(?:"
+    + "|".join(sorted(map(re.escape, SPELLED), key=len, reverse=True))
+    + r"|[^\W\d_]{2,}(?:und|hundert|tausend)[^\W\d_]*)(?![^\W_])"
+)
+_RUN_START = re.compile(_NUMBER_WORD)
+#: The next word of a run: after a space or hyphen, maybe a joining "and" ("one hundred and five").
+_RUN_NEXT = re.compile(r"[\s-]+(?:(?:and|und|et)[\s-]+)?(" + _NUMBER_WORD + ")")
+_NEXT_WORD = re.compile(r"[\s-]*([^\W_]+)")
+
+
 def _spelled(text: str, *, claim: bool) -> list[Quantity]:
     """Number words: a run of them as one number ("twenty-five", "one thousand seven hundred and
     seventy-five", "quatre-vingt-dix", "fünfundvierzig"), a scale after it ("fifty thousand"); a
     number word before a fraction ("two thirds") states no count. In a claim, a word that is as
-    often another word, standing alone, is left out."""
-    words = list(re.finditer(r"[^\W_]+", text))
+    often another word, standing alone, is left out. (Only the places where a number word stands
+    are looked at: most of a text has none.)"""
     out = []
-    i = 0
-    while i < len(words):
-        first = _word_value(words[i].group())
-        if first is None:
-            i += 1
+    pos = 0
+    while (m := _RUN_START.search(text, pos)) is not None:
+        first = _word_value(m.group())
+        if first is None:  # a word that only looks like a German compound ("Grundstücken")
+            pos = m.end()
             continue
-        parts, last = [(words[i].group(), first)], i
-        k = i + 1
-        while k < len(words):
-            w = words[k].group()
-            joined = w in _JOINERS and k + 1 < len(words) and _word_value(words[k + 1].group()) is not None
-            if joined:
-                k += 1
-                w = words[k].group()
-            v = _word_value(w)
-            if v is None:
-                break
-            parts.append((w, v))
-            last = k
-            k += 1
+        parts, start, end = [(m.group(), first)], m.start(), m.end()
+        while (n := _RUN_NEXT.match(text, end)) is not None and (v := _word_value(n.group(1))) is not None:
+            parts.append((n.group(1), v))
+            end = n.end()
         value = _run_value(parts)
-        after = words[last + 1].group() if last + 1 < len(words) else ""
-        if after in _FRACTIONS:
-            i = last + 2
+        after = _NEXT_WORD.match(text, end)
+        following = after.group(1) if after else ""
+        pos = end
+        if following in _FRACTIONS:
+            pos = after.end() if after else end
             continue
-        if after in SCALES and after not in ("k", "m", "万", "亿"):
-            value, last = value * SCALES[after], last + 1
-        if not (claim and last == i and words[i].group() in SPELLED_AMBIGUOUS):
-            following = words[last + 1].group() if last + 1 < len(words) else None
-            out.append(Quantity(text[words[i].start() : words[last].end()], frozenset({Decimal(value)}), following))
-        i = last + 1
+        if following in SCALES and following not in ("k", "m", "万", "亿"):
+            value *= SCALES[following]
+            end = after.end() if after else end
+            pos = end
+            after = _NEXT_WORD.match(text, end)
+            following = after.group(1) if after else ""
+        if claim and len(parts) == 1 and end == m.end() and m.group() in SPELLED_AMBIGUOUS:
+            continue
+        out.append(Quantity(text[start:end], frozenset({Decimal(value)}), following or None))
     return out
 
 
@@ -519,7 +526,9 @@ _MULTIPLIERS = {
 }  # fmt: skip
 _DIGIT_FRACTION = re.compile(r"(?<![\d/.,])([1-9])\s?/\s?([2-9]|1[0-2])(?![\d/])")
 _FRACTION_PHRASE = re.compile(
-    r"(?:\b(?P<n>a|an|one|two|three|four|five|ein|eine|un|une|deux|trois)[\s-]+)?(?P<f>[^\W\d_]+)(?P<of>\s(?:of|der|des|de)\b)?"
+    r"(?:\b(?P<n>a|an|one|two|three|four|five|ein|eine|un|une|deux|trois)[\s-]+)?(?<![^\W_])(?P<f>"
+    + "|".join(sorted([*_FRACTION_WORDS, *_MULTIPLIERS], key=len, reverse=True))
+    + r")(?![^\W_])(?P<of>\s(?:of|der|des|de)\b)?"
 )
 
 
@@ -545,18 +554,34 @@ def _fraction(numerator: int, denominator: int) -> Decimal:
     return (Decimal(numerator) / Decimal(denominator)).quantize(Decimal("0.0001"))
 
 
+_ANY_DIGIT = re.compile(r"\d")
+#: What a text must hold for a kind of date to be in it (a cheap test first: most evidence has none).
+_DATE_NEEDS = {
+    "dmy": re.compile(_MONTH),
+    "mdy": re.compile(_MONTH),
+    "iso": re.compile(r"\d-\d|年"),
+    "numeric": re.compile(r"\d[./-]\d"),
+    "my": re.compile(r"\d[./-]\d"),
+}
+
+
 def _dates(text: str) -> tuple[list[Date], str]:
     """The dates of a text, and the text with them blanked out (their numbers are not quantities)."""
     found: list[Date] = []
-    chars = list(text)
+    if _ANY_DIGIT.search(text) is None:
+        return found, text  # (no date without a day or a year)
     for pattern, kind in _DATES:
-        for m in pattern.finditer("".join(chars)):
+        if _DATE_NEEDS[kind].search(text) is None:
+            continue
+        blanks = []
+        for m in pattern.finditer(text):
             readings = _readings(m, kind)
-            if not readings:
-                continue
-            found.append(Date(m.group(), frozenset(readings)))
-            chars[m.start() : m.end()] = " " * (m.end() - m.start())
-    return found, "".join(chars)
+            if readings:
+                found.append(Date(m.group(), frozenset(readings)))
+                blanks.append(m.span())
+        for a, b in blanks:
+            text = text[:a] + " " * (b - a) + text[b:]
+    return found, text
 
 
 def _readings(m: re.Match[str], kind: str) -> set[tuple[int | None, int | None, int | None]]:
