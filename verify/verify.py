@@ -233,16 +233,7 @@ class Verifier:
         resolved = [m for m in (resolve_marker(mk, [*injected, *doc_refs]) for mk in cit.markers) if m is not None]
         resolved = list(dict.fromkeys(resolved))
         if not resolved:
-            return CitationResult(
-                cit.marker,
-                None,
-                "fabricated_marker",
-                cit.quote,
-                cit.claim,
-                reason=f"marker {cit.marker!r} was not in the injected set",
-                sentence=cit.sentence,
-                markers=cit.markers,
-            )
+            return _fabricated(cit, cit.marker)
         marker = resolved[0]
         if marker in doc_refs:
             ref = doc_refs[marker]
@@ -854,19 +845,7 @@ class Verifier:
         missing = [m for m in cit.markers if resolve_marker(m, known) is None]
         if len(missing) == len(cit.markers):
             return []  # none was injected: the citation itself is fabricated_marker
-        return [
-            CitationResult(
-                m,
-                None,
-                "fabricated_marker",
-                cit.quote,
-                cit.claim,
-                reason=f"marker {m!r} was not in the injected set",
-                sentence=cit.sentence,
-                markers=cit.markers,
-            )
-            for m in missing
-        ]
+        return [_fabricated(cit, m) for m in missing]
 
     def log(self, report: Report) -> int:
         """Record a run in the store (call it once the report has been delivered)."""
@@ -878,6 +857,20 @@ class Verifier:
             results=[(r.marker, r.chunk_id, r.status, r.flags, r.score, r.passed) for r in report.citations],
         )
         return report.run_id
+
+
+def _fabricated(cit: CitationInput, marker: str) -> CitationResult:
+    """A citation of ``marker``, which was not injected."""
+    return CitationResult(
+        marker,
+        None,
+        "fabricated_marker",
+        cit.quote,
+        cit.claim,
+        reason=f"marker {marker!r} was not in the injected set",
+        sentence=cit.sentence,
+        markers=cit.markers,
+    )
 
 
 def verify_answer(
