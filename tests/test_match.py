@@ -27,6 +27,10 @@ from citeline.verify.match import _TOKEN, FUZZY_THRESHOLD, AlignmentMemo, classi
         (" ", ""),
         # mathematical letters and the symbols standing for Greek ones are the plain letters
         ("𝛽 = 2.23, 𝑝 < 0.001, ∆= + 2.3", "β = 2.23, p < 0.001, δ= + 2.3"),
+        # a spacing accent drawn before its letter (TeX) is the accented letter; an acute or grave
+        # before anything but a vowel is an apostrophe
+        ("Erd˝os, F¨arber, Fr´echet, it´s", "erdős, färber, fréchet, it's"),
+        ("a ¨ b", "a ¨ b"),
     ],
 )
 def test_fold_table(text: str, folded: str) -> None:
@@ -189,12 +193,44 @@ def test_a_passage_repeated_in_two_chunks_is_aligned_once() -> None:
         ("resident alien if you qualify as a resident", "a nonresident alien if you qualify as a resident"),
         ("effectively connected with a U.S. trade", "income that is noneffectively connected with a U.S. trade"),
         ("Prüfungen dauern dreißig Tag", "Die Prüfungen dauern dreißig Tage"),  # cut inside the last word
+        # a quote leaving out the first or last part of a hyphen compound
+        ("network claims are reimbursed at 70%", "In short, out-of-network claims are reimbursed at 70%."),
+        ("optimal to use LLMs to generate the piece", "it is sub-optimal to use LLMs to generate the piece"),
+        ("les données sont traitées par le sous", "les données sont traitées par le sous-traitant agréé"),
     ],
 )
 def test_a_quote_starting_or_ending_inside_a_source_word_is_not_exact(quote: str, chunk: str) -> None:
     m = locate(quote, chunk)
     assert m.kind != "exact"
     assert not (m.kind == "fuzzy" and not m.differences)
+
+
+def test_a_spacing_accent_is_the_accented_letter_at_the_quotes_edge() -> None:
+    chunk = "the shortest undirected path between author X and Paul Erd˝os such that all edges"
+    m = locate("the shortest undirected path between author X and Paul Erdős", chunk)
+    assert m.kind == "exact"
+    assert chunk[m.start : m.end] == "the shortest undirected path between author X and Paul Erd˝os"
+
+
+def test_a_quote_with_a_whole_hyphen_compound_is_exact() -> None:
+    chunk = "In short, out-of-network claims are reimbursed at 70% (Überweisung nötig)."
+    m = locate("out-of-network claims are reimbursed at 70%", chunk)
+    assert m.kind == "exact"
+    assert chunk[m.start : m.end] == "out-of-network claims are reimbursed at 70%"
+
+
+@pytest.mark.parametrize(
+    ("quote", "chunk"),
+    [
+        ("improves the score by 4 F1 points on all tasks", "It improves the score by 4.2 F1 points on all tasks."),
+        ("le taux passe à 3 pour cent en moyenne", "le taux passe à 3,5 pour cent en moyenne cette année"),
+    ],
+)
+def test_a_decimal_part_dropped_from_a_number_is_a_changed_number(quote: str, chunk: str) -> None:
+    m = locate(quote, chunk)
+    assert not m.found
+    assert m.numeric_mismatch
+    assert [d.kind for d in m.differences] == ["number"]
 
 
 def test_a_quote_inside_text_without_spaces_is_exact_at_any_character() -> None:

@@ -37,10 +37,19 @@ MATH_LETTERS = {
     if len(plain) == 1 and plain != ch
 } | {"∆": "Δ", "∑": "Σ", "∏": "Π", "\u2126": "Ω", "µ": "μ"}
 
+#: Spacing accents as TeX-made PDFs draw them, a glyph of their own before the letter ("Erd˝os",
+#: "F¨arber"): with the letter after them, one accented letter ("Erdős"). The acute and grave, which
+#: also stand for apostrophes ("it´s"), only over a vowel.
+SPACING_ACCENTS = {
+    "˝": "\u030b", "¨": "\u0308", "ˆ": "\u0302", "˜": "\u0303", "¸": "\u0327", "ˇ": "\u030c",
+    "˘": "\u0306", "˙": "\u0307", "˚": "\u030a", "¯": "\u0304", "´": "\u0301", "`": "\u0300",
+}  # fmt: skip
+
 _CHAR_FOLD: dict[str, str] = {**FULLWIDTH, **QUOTES, **DASHES, **LIGATURES, **MATH_LETTERS}
 _INVISIBLE = re.compile("[" + INVISIBLE + "]")
 _SPECIAL = re.compile(
     r"\(cid:\d+\)"  # pdfminer's name for a glyph without a Unicode mapping
+    "|[˝¨ˆ˜¸ˇ˘˙˚¯][^\\W\\d_]|[´`][aeiouyAEIOUY]"  # a spacing accent and the letter it stands over
     # (the mathematical letters as their block's range: a class of a thousand single characters
     # costs every fold twice the time)
     "|[" + re.escape("".join(k for k in _CHAR_FOLD if len(k) == 1 and k < "\U0001d400")) + "\U0001d400-\U0001d7ff]"
@@ -88,6 +97,10 @@ def _fold_visible(text: str) -> Folded:
             edits.append(Edit(s, e, ""))
         elif g.startswith("(cid:"):
             edits.append(Edit(s, e, UNMAPPED))
+        elif len(g) == 2 and g[0] in SPACING_ACCENTS:
+            letter = unicodedata.normalize("NFC", g[1] + SPACING_ACCENTS[g[0]])
+            # (a pair without a composed letter, "¨x", is left as it is written)
+            edits.append(Edit(s, e, letter if len(letter) == 1 else _CHAR_FOLD.get(g[0], g[0]) + g[1]))
         elif g in _CHAR_FOLD:  # (not the block's few code points without a plain letter)
             edits.append(Edit(s, e, _CHAR_FOLD[g]))
     first_text, first_map = apply_edits(text, edits)

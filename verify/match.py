@@ -71,8 +71,9 @@ _ENDINGS_EN = frozenset({"", "s", "es", "d", "ed", "ing", "ly", "er", "ers", "es
 #: German and French adjective and noun endings too: in an English document "rivr" for "river" is
 #: a letter dropped, not "-r" for "-er"
 _ENDINGS = _ENDINGS_EN | {"e", "en", "em", "n", "r", "m"}
-_WORD_START = re.compile(rf"[{CJK_LETTERS}]|(?<![^\W_])[^\W_]|(?<!\S)[^\w\s]")
-_WORD_END = re.compile(rf"[{CJK_LETTERS}]|[^\W_](?![^\W_])|[^\w\s](?!\S)")
+# (a letter after a hyphen inside a compound starts no word: "network" in "out-of-network")
+_WORD_START = re.compile(rf"[{CJK_LETTERS}]|(?<![^\W_])(?<![^\W\d_]-)[^\W_]|(?<!\S)[^\w\s]")
+_WORD_END = re.compile(rf"[{CJK_LETTERS}]|[^\W_](?![^\W_])(?!-[^\W\d_])|[^\w\s](?!\S)")
 _PUNCT = re.compile(r"^[^\w\s]$")
 # words (an unmapped glyph U+FFFD counts as a letter), single CJK characters (scripts without
 # spaces: each character is compared as a word), bracketed reference markers, single punctuation marks
@@ -330,6 +331,10 @@ def classify(
     difference."""
     diffs: list[Difference] = []
     for qs, qe, ss, se in _blocks(quote_words, source_words) if blocks is None else blocks:
+        decimals = _decimal_part(quote_words, qs, qe, source_words, ss, se)
+        if decimals is not None:
+            diffs.append(decimals)  # "4 F1 points" for "4.2 F1 points": not a dropped reference marker
+            continue
         found = _classify_block(quote_words[qs:qe], source_words[ss:se], vocabulary, lang)
         if any(d.kind == "punctuation" for d in found):
             before = [quote_words[qs - 1] if qs else "", source_words[ss - 1] if ss else ""]
@@ -349,6 +354,20 @@ def classify(
                      Difference("number", d.quote, d.source) for d in found]  # fmt: skip
         diffs.extend(found)
     return diffs
+
+
+def _decimal_part(
+    quote_words: list[str], qs: int, qe: int, source_words: list[str], ss: int, se: int
+) -> Difference | None:
+    """A decimal part that one side has after a number both share, and the other lacks ("4" for
+    "4.2"): a changed number."""
+    if not (qs and ss and quote_words[qs - 1][-1:].isdigit() and source_words[ss - 1][-1:].isdigit()):
+        return None
+    quoted, source = quote_words[qs:qe], source_words[ss:se]
+    for part in (quoted, source):
+        if len(part) >= 2 and part[0] in ".," and part[1][:1].isdigit():
+            return Difference("number", "".join(quoted), "".join(source))
+    return None
 
 
 def _same_value(quoted: str, source: str, lang: str | None) -> bool:
@@ -544,12 +563,26 @@ def _trim_edges(
         a = first[3]
     if last[0] == last[1] == len(quote_words) and last[3] == len(found) and last[2] > 0:
         b = last[2]
+    # a cut inside a hyphen compound would quote "network claims" as if "Out-of-network claims"
+    # said it: the compound's part the quote left out stays in the span, as a difference
+    if a > 0 and _in_compound(text, found[a][0], before=True):
+        a = 0
+    if b < len(found) and _in_compound(text, found[b - 1][1], before=False):
+        b = len(found)
     new_s = found[a][0] if a > 0 else s
     new_e = found[b - 1][1] if b < len(found) else e
     if (a, b) == (0, len(found)) or new_s >= new_e:
         return s, e, words, blocks
     # a span cut at token boundaries holds the same tokens as it did inside the longer one
     return new_s, new_e, words[a:b], None
+
+
+def _in_compound(text: str, at: int, *, before: bool) -> bool:
+    """Whether a cut at ``at`` falls inside a hyphen compound: a letter on one side, a hyphen and
+    a letter on the other."""
+    if before:
+        return at >= 2 and text[at - 1] == "-" and text[at - 2].isalpha() and text[at : at + 1].isalpha()
+    return at + 1 < len(text) and text[at] == "-" and text[at + 1].isalpha() and text[at - 1 : at].isalpha()
 
 
 def tokens(folded_text: str) -> list[str]:
@@ -572,15 +605,21 @@ def _find_word_aligned(haystack: str, needle: str) -> int:
 
 
 def _boundary(text: str, at: int, edge: str, *, before: bool) -> bool:
-    """Whether ``text`` has a word boundary at ``at`` next to the needle's ``edge`` character."""
+    """Whether ``text`` has a word boundary at ``at`` next to the needle's ``edge`` character. A
+    hyphen inside a compound is none: "optimal" starts inside "sub-optimal", "network claims" inside
+    "Out-of-network claims", whose first part the quote leaves out."""
     if before:
         if at == 0:
             return True
         other = text[at - 1]
+        beyond = text[at - 2] if at >= 2 else ""
     else:
         if at == len(text):
             return True
         other = text[at]
+        beyond = text[at + 1] if at + 1 < len(text) else ""
+    if other == "-" and beyond.isalpha() and edge.isalpha():
+        return False
     return not (other.isalnum() and edge.isalnum()) or is_cjk(other) or is_cjk(edge)
 
 
