@@ -24,7 +24,7 @@ from citeline.ingest.scripts import is_cjk
 
 #: Changes with any change to how text is cut into chunks; it enters the pipeline settings'
 #: fingerprint, so stored documents chunked the old way report that they need ``--reprocess``.
-CHUNKER_VERSION = 3
+CHUNKER_VERSION = 4
 #: Default target size in characters (about 200-250 English tokens).
 DEFAULT_TARGET = 1000
 #: Default overlap in characters: trailing whole sentences of a chunk repeated at the next one's start.
@@ -38,6 +38,7 @@ ABBREVIATIONS = frozenset(
     e.g i.e etc vs cf al approx fig figs eq eqs ref refs no nos vol pp p ch sec dr mr mrs ms prof st jr sr
     inc ltd co corp dept univ jan feb mar apr jun jul aug sep sept oct nov dec u.s u.k e.u art para
     a.m p.m mio mrd bzw ca vgl nr abs z.b d.h u.a usw evtl ggf inkl zzgl sog mme mlle mm env
+    comput proc conf trans intl natl assoc lett phys chem sci eng symp eds mach linguist stat soc acad
     """.split()
 )
 #: Month names after which a number's full stop is an ordinal's ("am 21. Juni"), not a sentence end.

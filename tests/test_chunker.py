@@ -28,6 +28,14 @@ def test_sentences_respect_abbreviations_initials_and_decimals() -> None:
     text = "Die Sitzung fand am 21. Juni statt. Sie begann um 11 a.m. und kostete 2,1 Mio. Euro. Ende."
     got = [text[s:e] for s, e in sentences(text, 0, len(text))]
     assert got == ["Die Sitzung fand am 21. Juni statt.", "Sie begann um 11 a.m. und kostete 2,1 Mio. Euro.", "Ende."]
+    # a venue as bibliographies abbreviate it
+    text = "Ji et al. published a “Survey of hallucination” in ACM Comput. Surveys (2022). "
+    text += "Proc. Natl. Acad. Sci. Ünd."
+    got = [text[s:e] for s, e in sentences(text, 0, len(text))]
+    assert got == [
+        "Ji et al. published a “Survey of hallucination” in ACM Comput. Surveys (2022).",
+        "Proc. Natl. Acad. Sci. Ünd.",
+    ]
     # a number at a sentence's end before a capitalised word that is no month still ends it
     text = "Es waren 21. Dann kam der Juni."
     assert [text[s:e] for s, e in sentences(text, 0, len(text))] == ["Es waren 21.", "Dann kam der Juni."]
