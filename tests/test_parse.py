@@ -161,6 +161,12 @@ B = "“A field deployment study (N=6) ran for two weeks”"
             "The handbook states that ‘Claims aren’t reimbursed after 90 days’ [S2].",
             [(("S2",), "Claims aren’t reimbursed after 90 days")],
         ),
+        # the source's own reference ending a quote, which the writer's marker follows
+        (
+            'Summaries of long documents "can also be prone to hallucination [15]" [S2].',
+            [(("S2",), "can also be prone to hallucination [15]")],
+        ),
+        ("Es heißt „die Prüfung dauert an [3, 4]“ [S1].", [(("S1",), "die Prüfung dauert an [3, 4]")]),
         # a marker before its quote after a clause break is that quote's, not the one before
         (
             '[S2] says "Claims are reimbursed at 70%", while [S3] adds that "Unused balances roll over".',

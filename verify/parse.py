@@ -467,9 +467,14 @@ def _marker_groups(
     a quote is the source's (``"as shown in [12], the …"``), unless it ends the quoted text."""
     quoted = [m.span() for m in _QUOTED.finditer(text)]
     groups: list[tuple[int, int, list[str], tuple[int, int] | None]] = []
-    for m in _syntax(names)[0].finditer(text):
-        if any(qs < m.start() and m.end() < qe and not _ends(text, m.end(), qe) for qs, qe in quoted):
+    found_all = list(_syntax(names)[0].finditer(text))
+    after = {m.start() for m in found_all}
+    for m in found_all:
+        inside = [(qs, qe) for qs, qe in quoted if qs < m.start() and m.end() < qe]
+        if any(not _ends(text, m.end(), qe) for _, qe in inside):
             continue
+        if any(_ws_to(text, qe, after) for _, qe in inside):
+            continue  # the source's own reference ending the quote, cited by the list after it ("… [15]" [S2])
         found, pages = _markers_of(m, names)
         if len(found) == 2 and found[0] == "0" and "0" not in names and found[1].isdigit():
             continue  # an interval ("[0, 1]", "[0, 255]"), not two sources: none is numbered 0
@@ -568,6 +573,14 @@ def _opens_clause(text: str, quote_end: int, group: tuple[int, int, Any, Any], n
         and CLAUSE_BREAK.search(text, quote_end, gs) is not None
         and CLAUSE_BREAK.search(text, ge, next_quote) is None
     )
+
+
+def _ws_to(text: str, at: int, starts: set[int]) -> bool:
+    """Whether a marker list starts after ``at`` with only spaces between."""
+    k = at
+    while k < len(text) and text[k] in " \u00a0":
+        k += 1
+    return k in starts
 
 
 def _ends(text: str, start: int, quote_end: int) -> bool:
