@@ -572,6 +572,21 @@ def test_numbers_a_claim_spells_or_dates_or_takes_from_the_sentence_before(
         ("fr", 'Elle ne rembourse pas "70 % des frais de santé en France" [S1].', "verified", False),
         # full-width digits and commas are their ASCII forms
         ("zh", "报告称「公司营业收入为272,727,700元，同比增长」[S1]。", "verified", True),
+        # 非 as a prefix ("非居民": nonresident) denies nothing, "并非" does
+        ("zh", "非居民报告称「公司营业收入为272,727,700元，同比增长」[S1]。", "verified", True),
+        ("zh", "报告并非称「公司营业收入为272,727,700元，同比增长」[S1]。", "verified", False),
+        # a year of the heading the quote stands under is the section's ("What's New for 2008")
+        ("irs", 'For 2008 you "may be able to deduct up to $5,000 at age 50" [S1].', "verified", True),
+        ("irs", 'For 2009 you "may be able to deduct up to $5,000 at age 50" [S1].', "verified", False),
+        # a form's number with letters after it names the form
+        ("irs", 'You must file Form 1040NR if "you had no wages as an employee" [S1].', "verified", True),
+        # a twelve-hour time of day is the twenty-four-hour one
+        ("irs", 'The meeting opens at 4 p.m. ("La séance est ouverte à 16h00") [S1].', "verified", True),
+        ("irs", 'The meeting opens at 5 p.m. ("La séance est ouverte à 16h00") [S1].', "verified", False),
+        # "without" restricts a noun or leads a phrase; it does not deny the predicate
+        ("irs", 'Papers without text "are filtered out of the corpus" [S1].', "verified", True),
+        ("irs", 'Without wages, "you had no wages as an employee" [S1].', "verified", True),
+        ("irs", 'Papers without text are not "filtered out of the corpus" [S1].', "verified", False),
     ],
 )
 def test_numbers_and_negations_as_answers_write_them(
@@ -585,6 +600,10 @@ def test_numbers_and_negations_as_answers_write_them(
         "paper of the corpus. SPECTER cannot embed unseen papers.",
         "fr": "L'assurance ne rembourse que 70 % des frais de santé en France. Le bâtiment préservé est au registre.",
         "zh": "报告期内，公司营业收入为２７２，７２７，７００元，同比增长。",
+        "irs": "What’s New for 2008\n\nIRA deduction expanded. You may be able to deduct up to $5,000 at age 50 "
+        "or older. Your modified AGI must be less than $63,000.\n\nFile Form 1040NR if you had no wages as an "
+        "employee. La séance est ouverte à 16h00. Although papers that lack text may be useful as nodes, they "
+        "are filtered out of the corpus.",
     }
     docs = tmp_path / "docs"
     docs.mkdir()

@@ -30,7 +30,7 @@ LABELLED = re.compile(
     r"lemma|proposition|prop|corollary|remark|example|equation|eq|point|step|item|paragraph|para|"
     r"article|art|page|pp?|§|form|schedule|line|part|version|release|rev|"
     r"tabelle|abbildung|abb|kapitel|abschnitt|satz|bemerkung|beispiel|seite|formular|anlage|"
-    r"tableau|chapitre|théorème|définition|remarque|exemple|formulaire|annexe)\.?\s*\(?\d+(?:[.,]\d+)*[a-z]?\)?(?![\w])"
+    r"tableau|chapitre|théorème|définition|remarque|exemple|formulaire|annexe)\.?\s*\(?\d+(?:[.,]\d+)*[a-z]{0,3}\)?(?![\w])"
 )
 
 _UNITS = [
@@ -134,6 +134,19 @@ _NUMBER = re.compile(
 _SPACE_GROUPED = re.compile(r"(?<![\d.,])(?<!\d\s)\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?![\d]|[.,]\d)")
 #: A time of day as French and German write it: "16h45", "16 h 45" (read as "16:45": its minutes count).
 _CLOCK = re.compile(r"(?<![\w.,])(\d{1,2})\s?h\s?(\d{2})(?![\d])")
+#: A time of day on the twelve-hour clock: "4 p.m.", "4:30pm" (read as "16:00", "16:30"). "am"
+#: without its full stops only in English ("am" is German "on the").
+_TWELVE_HOUR = re.compile(r"(?<![\w.,:])(\d{1,2})(?::(\d{2}))?\s?(?:([ap])\.\s?m\.|([ap])m\b)")
+
+
+def _twenty_four(m: re.Match[str], lang: str) -> str:
+    hour, minutes, dotted, bare = m.group(1), m.group(2) or "00", m.group(3), m.group(4)
+    if (bare and lang != "en") or not 1 <= int(hour) <= 12:
+        return m.group()
+    h = int(hour) % 12 + (12 if (dotted or bare) == "p" else 0)
+    return f"{h}:{minutes}"
+
+
 #: A shortened year range: "2019-20", "2019/20", "2003–07".
 _YEAR_RANGE = re.compile(r"(?<![\d.,/-])(1[6-9]|20)(\d\d)([-–—/])(\d\d)(?![\d]|[.,/-]\d)")
 #: Digits right after letters (and a hyphen) are a code's: "v2.3", "hba1c", "covid-19", "q1".
@@ -283,6 +296,7 @@ def numbers(folded: str, lang: str, *, claim: bool) -> Numbers:
     text = _SPACE_GROUPED.sub(lambda m: re.sub(r"\s", "", m.group()), folded)
     text = _YEAR_RANGE.sub(_expand_range, text)
     text = _CLOCK.sub(r"\1:\2", text)
+    text = _TWELVE_HOUR.sub(lambda m: _twenty_four(m, lang), text)
     if claim:
         text = LABELLED.sub(lambda m: " " * len(m.group()), text)
         text = _CODE_DIGITS.sub(lambda m: " " * len(m.group()), text)

@@ -710,6 +710,11 @@ class Verifier:
             context = numbers(fold(around).text, lang, claim=False)
             backed = set(absent) - set(unbacked(claimed, context))
             absent = [t for t in absent if t not in backed or same_unit_elsewhere(t, claimed, given)]
+        if absent and (heading := _heading_before(chunk.text, matches[0].start)):
+            # a year or a date of the heading the quote stands under ("For 2008 you "may deduct …""
+            # under "What's New for 2008"): the section's scope, which a claim carries over
+            scoped = set(absent) - set(unbacked(claimed, numbers(fold(heading).text, lang, claim=False)))
+            absent = [t for t in absent if t not in scoped or not _year_or_date(t, claimed)]
         if absent:
             result.flags.append("numeric_mismatch")
             verb = "is" if len(absent) == 1 else "are"
@@ -1152,13 +1157,40 @@ _NOT_NEGATIONS = re.compile(
 
 #: French "n’" before a verb is "ne" ("n’est plus", "n’a jamais", "n’est guère")
 _ELIDED_NE = re.compile(r"\bn['’](?=[^\W\d_])", re.IGNORECASE)
-#: Chinese negations are characters inside a word ("未经审计": not audited; "并非", "没有", "无法") ...
-_CJK_NEGATION = re.compile("[不未无没非勿]")
+#: Chinese negations are characters inside a word ("未经审计": not audited; "并非", "没有", "无法"); 非
+#: alone is a prefix more often than not ("非居民": nonresident, "非流动": non-current) ...
+_CJK_NEGATION = re.compile("[不未无没勿]|[并绝决]非")
 #: ... but for the words that hold one without denying: different, continually, but, not only,
 #: many, soon, whatever, future, very, have to, all without exception, unless, unlimited
 _CJK_NOT_NEGATIONS = re.compile(
     "不同|不断|不过|不仅|不但|不少|不久|不管|不论|无论|未来|非常|不得不|无不|除非|无限|不妨"
 )
+
+
+#: A heading: a paragraph of one short line that does not end a sentence ("What’s New for 2008").
+_HEADING = re.compile(r"\n\n([^\n]{2,80}?)[ \t]*(?=\n\n)")
+
+
+def _heading_before(text: str, start: int) -> str:
+    """The heading the text at ``start`` stands under: the nearest paragraph before it that is one
+    short line without a sentence's end, or ""."""
+    found = ""
+    for m in _HEADING.finditer("\n\n" + text[:start]):
+        if m.group(1).rstrip()[-1:] not in ".!?;:,。":
+            found = m.group(1)
+    return found
+
+
+def _year_or_date(said: str, claimed: Numbers) -> bool:
+    """Whether a claim's number as written (``said``) is one of its dates, or a year."""
+    if any(d.text == said for d in claimed.dates):
+        return True
+    return any(
+        q.text == said
+        and q.kind is None  # (a year counts no unit; the word after it is any word)
+        and all(v == v.to_integral_value() and 1600 <= v <= 2199 for v in q.values)
+        for q in claimed.quantities
+    )
 
 
 _LIST_MARK = re.compile(r"(?:\s*(?:\(?\d{1,3}[.)]|\(?[a-z][.)]|[•▪◦·*–-]))+\s*$")
@@ -1194,7 +1226,7 @@ def _negation_targets(text: str) -> list[str]:
     words = [w.lower() for w in _WORD.findall(text)]
     out = []
     for k, w in enumerate(words):
-        if w in NEGATIONS or w.endswith(("n't", "n’t")):
+        if _denies(w):
             target = next((x for x in words[k + 1 : k + 5] if len(x) >= 3 and x not in _BETWEEN), None)
             if target is not None and target not in NEGATIONS:
                 out.append(target)
@@ -1227,14 +1259,25 @@ def _negated_at(text: str, target: str) -> bool | None:
     ]
     if not seen:
         return None
-    denied = [any(x in NEGATIONS or x.endswith(("n't", "n’t")) for x in words[max(0, k - 3) : k]) for k in seen]
+    denied = [any(map(_denies, words[max(0, k - 3) : k])) for k in seen]
     return True if all(denied) else False if not any(denied) else None
+
+
+#: Negative prepositions: a quote that drops one is altered, but in a claim or its evidence they
+#: restrict a noun or lead a phrase ("Papers without text "are filtered out"", "Ohne Lohn gilt …")
+#: rather than deny the predicate
+_NEGATIVE_PREPOSITIONS = frozenset({"without", "ohne", "sans"})
+
+
+def _denies(word: str) -> bool:
+    """Whether a (lower-case) word denies a predicate."""
+    return (word in NEGATIONS and word not in _NEGATIVE_PREPOSITIONS) or word.endswith(("n't", "n’t"))
 
 
 def _negated(text: str) -> bool:
     plain = _NOT_NEGATIONS.sub(" ", text)
     words = [w.lower() for w in _WORD.findall(_ELIDED_NE.sub("ne ", plain))]
-    if any(w in NEGATIONS or w.endswith(("n't", "n’t")) for w in words):
+    if any(map(_denies, words)):
         return True
     return _CJK_NEGATION.search(_CJK_NOT_NEGATIONS.sub("", plain)) is not None
 
