@@ -200,6 +200,15 @@ def test_pairing_table(sentence: str, expected: list[tuple[tuple[str, ...], str 
             'Late claims are not reimbursed, but "Unused balances of up to $640 roll over" [S3].',
             ['"Unused balances of up to $640 roll over"'],
         ),
+        # a dash before a clause of its own breaks; a dash right before the quote leads into it
+        (
+            'Benefits start when an employee cannot manage two activities — the plan then pays "$150 a day" [S5].',
+            ['the plan then pays "$150 a day"'],
+        ),
+        (
+            "Der Bericht wurde geprüft – „der Bericht ist nicht geprüft“ [S1].",
+            ["Der Bericht wurde geprüft – „der Bericht ist nicht geprüft“"],
+        ),
     ],
 )
 def test_the_claim_is_the_clause_up_to_the_marker(sentence: str, claims: list[str]) -> None:

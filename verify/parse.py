@@ -124,6 +124,8 @@ CLAUSE_BREAK = re.compile(
     r"(?=\s)",
     re.IGNORECASE,
 )
+#: Two words: a dash before them opens a clause of its own, not the lead into a quote.
+_WORDS_AFTER = re.compile(r"[^\W_]+\W+[^\W_]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -553,8 +555,14 @@ def pair(text: str, names: tuple[str, ...] = (), *, whole: bool = False) -> list
         # (an uncited clause before "; instead" is not this quote's claim)
         uncited = None
         if start >= clause_start:
-            # (a colon or a dash leads into the quote: what stands before it is the claim's too)
-            breaks = [m.end() for m in CLAUSE_BREAK.finditer(text, clause_start, start) if m.group()[0] in ";,"]
+            # (a colon or a dash right before the quote leads into it: what stands before it is the
+            # claim's too; a dash with words of a new clause after it breaks: "Benefits start when
+            # an employee cannot … — the plan then pays "…"")
+            breaks = [
+                m.end()
+                for m in CLAUSE_BREAK.finditer(text, clause_start, start)
+                if m.group()[0] in ";," or (m.group().strip() in "—–" and _WORDS_AFTER.search(text, m.end(), start))
+            ]
             begin = breaks[-1] if breaks else clause_start
             uncited = (clause_start, begin) if begin > clause_start else None
         else:
