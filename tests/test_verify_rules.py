@@ -819,6 +819,15 @@ def test_own_words_beside_a_set_off_quote_assert_only_what_they_predicate(store:
         ),
         ("Die Ausnahmen:\n• Ihr Lohn war niedrig.", "Ihr Lohn", "Die Ausnahmen:"),
         ("You need to file. Your wages were low.", "Your wages", ""),
+        # a sentence announcing the list, and an item after other items
+        (
+            "In general, do not count the following as days of presence.\n\n• Days you commute to work in "
+            "the\n\nUnited States from Canada.\n\n• Days you are in the United States for\n\nless than 24 hours.",
+            "less than 24",
+            "In general, do not count the following as days of presence.",
+        ),
+        ("Die Ausnahmen:\n1. Ihr Lohn war niedrig.\n2. Sie waren im Ausland.", "Sie waren", "Die Ausnahmen:"),
+        ("Der Lohn war hoch. Er war über 3.400 $.\n• Sie waren im Ausland.", "Sie waren", ""),
     ],
 )
 def test_the_lead_in_of_a_list_item(text: str, start: str, lead: str) -> None:

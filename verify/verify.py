@@ -1193,18 +1193,40 @@ def _year_or_date(said: str, claimed: Numbers) -> bool:
     )
 
 
-_LIST_MARK = re.compile(r"(?:\s*(?:\(?\d{1,3}[.)]|\(?[a-z][.)]|[•▪◦·*–-]))+\s*$")
+_LIST_MARK = re.compile(r"(?:\s*(?:(?<!\w)\(?\d{1,3}[.)]|(?<!\w)\(?[a-z][.)]|[•▪◦·*–-]))+\s*$")
+
+
+#: A sentence that announces a list after it ("Do not count the following as days of presence.").
+_ANNOUNCES = re.compile(
+    r"\b(?:following|these|below|as follows|folgenden?|nachstehend\w*|suivant\w*|ci-dessous)\b", re.I
+)
+#: A list mark opening a sentence.
+_ITEM_MARK = re.compile(r"\s*(?:\(?\d{1,3}[.)]|\(?[a-z][.)]|[•▪◦·*–-])\s")
+#: How many marked items back a lead-in is looked for.
+_LIST_REACH = 12
 
 
 def _lead_in(text: str, start: int) -> str:
     """The lead-in of the list whose item holds ``start`` ("You do not need to file Form 1040NR if:"
-    before "1. Your only …"), or "" when the sentence at ``start`` is no list item."""
+    before "1. Your only …"; "Do not count the following as days of presence." before bullets),
+    across the list's earlier items, or "" when the sentence at ``start`` is no list item."""
     s, _ = _sentence_bounds(text, start, start)
-    before = _LIST_MARK.sub("", text[:s]).rstrip()
-    if not before.endswith((":", "：")):
-        return ""
-    ls, _ = _sentence_bounds(text, len(before) - 1, len(before) - 1)
-    return text[ls : len(before)].strip()
+    for _ in range(_LIST_REACH):
+        head = text[:s].rstrip()
+        before = _LIST_MARK.sub("", head).rstrip()
+        if not before:
+            return ""
+        ls, _ = _sentence_bounds(text, len(before) - 1, len(before) - 1)
+        if before.endswith((":", "：")):
+            return text[ls : len(before)].strip()
+        if len(before) == len(head) and not _ITEM_MARK.match(text, s) and before[-1] in ".!?。！？":
+            # no list mark, and no item that a page's layout broke before it ("• Days you commute
+            # to work in the" / "United States from …"): no (further) item of a list
+            return ""
+        if _ANNOUNCES.search(text, ls, len(before)):
+            return text[ls : len(before)].strip()
+        s = ls  # an earlier item of the list
+    return ""
 
 
 #: Words that stand between a negation and what it denies ("does not *currently* cover", "wird
