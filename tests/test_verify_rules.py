@@ -1133,6 +1133,13 @@ def test_a_written_number_has_one_value(number: str, lang: str, value: str) -> N
         ("from 06/2018 to 09/2022", "between june 2018 and september 2022", "en", []),
         ("2023年6月7日发布", "le 7 juin 2023", "fr", []),
         ("the tax is $131", "1,300 1,325 131 131 131", "en", []),
+        # a rate's period: another period is another rate, none said is any
+        ("staff working 20 hours a month", "who work at least 20 hours per week", "en", ["20"]),
+        ("staff working 20 hours weekly", "who work at least 20 hours per week", "en", []),
+        ("up to $5,000 per year", "you may deduct up to $5,000", "en", []),
+        ("20 stunden pro monat", "20 stunden pro woche", "de", ["20"]),
+        ("3 jours par semaine", "3 jours par an", "fr", ["3"]),
+        ("3 jours par mois", "3 jours par mois", "fr", []),
     ],
 )
 def test_claim_numbers_against_evidence_numbers(claim: str, evidence: str, lang: str, unbacked: list[str]) -> None:

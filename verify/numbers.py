@@ -230,6 +230,7 @@ class Quantity:
     hedge: str | None = None
     scale: int = 1  # what "million" in "1.2 million" multiplies by
     currency: str | None = None
+    period: str | None = None  # the period of a rate: "week" in "20 hours per week", "$150 a day"
 
     @property
     def kind(self) -> tuple[str, str] | None:
@@ -243,6 +244,8 @@ class Quantity:
             return False  # the same number of another unit: 24 days are not 24 hours
         if {self.hedge, other.hedge} == {"above", "below"}:
             return False  # "more than $8,500" is not "less than $8,500"
+        if self.period and other.period and self.period != other.period:
+            return False  # "20 hours a month" is not "20 hours per week"
         if self.values & other.values:
             return True
         mine_written = min(self.values) if self.scale != 1 else None
@@ -396,9 +399,41 @@ def _quantity(m: re.Match[str], lang: str, text: str) -> Quantity:
     before = text[max(0, m.start() - 24) : m.start()]
     hedge = next((h for pattern, h in _HEDGES if pattern.search(before)), None)
     sign = re.search(r"([$€£¥])\s?$", before)
+    rate = _PERIOD.match(text, m.end())
     return Quantity(
-        m.group(), frozenset(values), unit, hedge, SCALES[scale] if scale else 1, sign.group(1) if sign else None
+        m.group(),
+        frozenset(values),
+        unit,
+        hedge,
+        SCALES[scale] if scale else 1,
+        sign.group(1) if sign else None,
+        _period(rate.group(1) or rate.group(2)) if rate else None,
     )
+
+
+def _period(word: str) -> str | None:
+    """The period a word names, plurals too ("weeks", "Stunden", "jours"; "mois" is singular)."""
+    word = word.lower()
+    return PERIODS.get(word) or PERIODS.get(word.removesuffix("s")) or PERIODS.get(word.removesuffix("n"))
+
+
+#: The period of a rate, in English, German and French: a word after "per", "a", "pro", "par", …
+#: or an adverb ("weekly", "monatlich").
+PERIODS = {
+    **dict.fromkeys("hour stunde heure".split(), "hour"),
+    **dict.fromkeys("day tag jour hourly daily täglich quotidien quotidienne".split(), "day"),
+    **dict.fromkeys("week woche semaine weekly wöchentlich hebdomadaire".split(), "week"),
+    **dict.fromkeys("month monat mois monthly monatlich mensuel mensuelle".split(), "month"),
+    **dict.fromkeys("year annum jahr an année yearly annually annual jährlich annuel annuelle".split(), "year"),
+}
+PERIODS["hourly"] = "hour"
+_PERIOD = re.compile(
+    r"\s?(?:[%‰]|[^\W\d_]+)?\s?(?:(?:per|a|an|each|every|pro|je|par|chaque)\s|/\s?)"
+    r"(hours?|days?|weeks?|months?|years?|annum|stunden?|tag|woche|monat|jahr|heures?|jours?|semaines?|mois|an|année)\b"
+    r"|\s?(?:[^\W\d_]+\s)?(hourly|daily|weekly|monthly|yearly|annually|täglich|wöchentlich|monatlich|jährlich|"
+    r"quotidienne?|hebdomadaire|mensuelle?|annuelle?)\b",
+    re.IGNORECASE,
+)
 
 
 #: Words joining the parts of a spelled number ("one hundred and five", "vingt et un", "fünfundvierzig").
