@@ -587,6 +587,9 @@ def test_numbers_a_claim_spells_or_dates_or_takes_from_the_sentence_before(
         ("irs", 'Papers without text "are filtered out of the corpus" [S1].', "verified", True),
         ("irs", 'Without wages, "you had no wages as an employee" [S1].', "verified", True),
         ("irs", 'Papers without text are not "filtered out of the corpus" [S1].', "verified", False),
+        # the lead-in of the list the quote is an item of is the item's sentence too
+        ("irs", 'After June 3, 2004, wealth counts: "Your net worth was $2,000,000 or more" [S1].', "verified", True),
+        ("irs", 'After June 4, 2004, wealth counts: "Your net worth was $2,000,000 or more" [S1].', "verified", False),
     ],
 )
 def test_numbers_and_negations_as_answers_write_them(
@@ -603,7 +606,8 @@ def test_numbers_and_negations_as_answers_write_them(
         "irs": "What’s New for 2008\n\nIRA deduction expanded. You may be able to deduct up to $5,000 at age 50 "
         "or older. Your modified AGI must be less than $63,000.\n\nFile Form 1040NR if you had no wages as an "
         "employee. La séance est ouverte à 16h00. Although papers that lack text may be useful as nodes, they "
-        "are filtered out of the corpus.",
+        "are filtered out of the corpus.\n\nThe rules after June 3, 2004 apply if:\n\n1. Your income was over "
+        "$100,000 in the last five years, or\n\n2. Your net worth was $2,000,000 or more.\n\nÜbrigens: Ende.",
     }
     docs = tmp_path / "docs"
     docs.mkdir()

@@ -710,6 +710,16 @@ class Verifier:
             context = numbers(fold(around).text, lang, claim=False)
             backed = set(absent) - set(unbacked(claimed, context))
             absent = [t for t in absent if t not in backed or same_unit_elsewhere(t, claimed, given)]
+        if absent and (lead := _lead_in(chunk.text, matches[0].start)):
+            # the lead-in of the list the quote is an item of is the item's sentence too ("You
+            # expatriated after June 3, 2004, and: … 2. Your net worth … was $2,000,000 or more")
+            absent = unbacked(
+                Numbers(
+                    tuple(q for q in claimed.quantities if q.text in absent),
+                    tuple(d for d in claimed.dates if d.text in absent),
+                ),
+                numbers(fold(lead).text, lang, claim=False),
+            )
         if absent and (heading := _heading_before(chunk.text, matches[0].start)):
             # a year or a date of the heading the quote stands under ("For 2008 you "may deduct …""
             # under "What's New for 2008"): the section's scope, which a claim carries over
