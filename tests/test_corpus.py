@@ -192,6 +192,13 @@ def test_two_column_papers_read_column_by_column(name: str, minimum: float) -> N
             "eacl2023_longeval_2col.pdf",
             "14The FINE annotations in Section 3.1 were shown hints in the source document.",
         ),
+        # TeX's math fonts carry no encoding pdfminer reads: their glyphs take pdfium's text, each
+        # its own where two start at one x ("7" and "→" of \\mapsto, "6" and "⇐" of \\not\\Leftarrow)
+        (
+            "geotopo_german_textbook.pdf",
+            "der Bahnenraum versehen mit der Quotiententopologie, π : X → X, x 7→ [x]∼. Dann ist π stetig.",
+        ),
+        ("geotopo_german_textbook.pdf", "b) X ist wegzusammenhängend 6⇐ X ist zusammenhängend"),
         # pdfium hands out TeX's accent of "F¨arber" after the word: it goes back over its letter
         (
             "acl2020_s2orc_2col.pdf",

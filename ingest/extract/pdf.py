@@ -409,7 +409,9 @@ class _OtherBackend:
 
     def fill_unmapped(self, pg: PageGlyphs, unsure: frozenset[str] = frozenset()) -> None:
         """Give glyphs without a Unicode mapping, and glyphs of ``unsure`` fonts, the text the other
-        parser found at the same spot (a ligature it spells out stays one ligature code point)."""
+        parser found at the same spot (a ligature it spells out stays one ligature code point).
+        Glyphs drawn at one spot (TeX's ``\\mapsto`` is a bar and an arrow starting at the same x)
+        are told apart by where they end, so each takes its own text, not both the first one's."""
         other = self.page(pg.number - 1)
         if other is None:
             return
@@ -425,8 +427,10 @@ class _OtherBackend:
             for key in ((cx + i, cy + j) for i in (-1, 0, 1) for j in (-1, 0, 1)):
                 for o in cells.get(key, ()):
                     d = abs(o.x0 - g.x0) + abs(o.baseline - g.baseline)
-                    if d < 1.5 and (best is None or d < best[0]):
-                        best = (d, o)
+                    if d < 1.5:
+                        score = d + _END_WEIGHT * abs(o.x1 - g.x1)
+                        if best is None or score < best[0]:
+                            best = (score, o)
             if best is not None and best[1].text != LIGATURES.get(g.text):
                 pg.glyphs[k] = g._replace(text=best[1].text)
         pg.unmapped = sum(1 for g in pg.glyphs if UNMAPPED in g.text)
@@ -435,6 +439,11 @@ class _OtherBackend:
         if self._doc is not None:
             self._doc.close()
             self._doc = None
+
+
+#: How much a difference in where two glyphs end counts against their match, beside where they
+#: start and their baseline (within 1.5 points together).
+_END_WEIGHT = 0.1
 
 
 def _pdfium_version() -> str:

@@ -10,8 +10,9 @@ from dataclasses import asdict, dataclass
 
 #: Bumped whenever the engine can turn the same glyphs into a different raw stream: it enters the
 #: pipeline settings hash and the extractor version, so a database made by an older engine reports
-#: its documents as needing ``--reprocess`` instead of silently mixing outputs.
-LAYOUT_VERSION = 7
+#: its documents as needing ``--reprocess`` instead of silently mixing outputs. (Also bumped when the
+#: glyphs read change: 8 gave pdfplumber's TeX math glyphs each their own pdfium text.)
+LAYOUT_VERSION = 8
 
 
 @dataclass(frozen=True, slots=True)
