@@ -47,14 +47,33 @@ def remove_soft_hyphens(text: str) -> Transformed:
     return Transformed(*apply_edits(text, [Edit(m.start(), m.end(), "") for m in _SHY.finditer(text)]))
 
 
-_LONE_UNMAPPED = re.compile("(?:(?<=\\s)|^)\ufffd(?=\\s|$)", re.MULTILINE)
+_UNMAPPED_RUN = re.compile("\ufffd+")
+
+
+def _lone_symbol(text: str, k: int) -> bool:
+    """Whether the single U+FFFD at ``k`` reads as a symbol glyph rather than part of a word: no
+    letter beside it, or a digit beside it (a ligature sits between letters, at most one side a
+    space or a mark: ``e\ufffdcient``, ``\ufffdow``, ``sta\ufffd.``; a minus or an arrow sits
+    between digits, spaces and marks: ``t\ufffd1``, ``a \ufffd! p``)."""
+    before = text[k - 1] if k else " "
+    after = text[k + 1] if k + 1 < len(text) else " "
+    if before.isdigit() or after.isdigit():
+        return True
+    return not (before.isalpha() or after.isalpha())
 
 
 def drop_lone_unmapped(text: str) -> Transformed:
-    """Delete a U+FFFD standing alone between spaces or line ends: one unmappable symbol glyph (a
-    bullet, a proof's box, a check box) that would only put noise in a prompt. Runs of them (a
-    word in a font without a Unicode map) stay, one per glyph, so the gap is visible."""
-    return Transformed(*apply_edits(text, [Edit(m.start(), m.end(), "") for m in _LONE_UNMAPPED.finditer(text)]))
+    """Delete a U+FFFD that stands alone as a symbol glyph: one unmappable glyph with no letter beside
+    it, or a digit beside it (a bullet, a proof's box, a check box, a math minus or arrow part) that
+    would only put noise in a prompt. One between letters (or at a word's edge) stays: it is most
+    likely a ligature, and the matcher reads it as one to three letters. Runs of them (a word in a
+    font without a Unicode map) stay, one per glyph, so the gap is visible."""
+    edits = [
+        Edit(m.start(), m.end(), "")
+        for m in _UNMAPPED_RUN.finditer(text)
+        if m.end() - m.start() == 1 and _lone_symbol(text, m.start())
+    ]
+    return Transformed(*apply_edits(text, edits))
 
 
 def expand_ligatures(text: str) -> Transformed:

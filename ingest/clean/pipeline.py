@@ -19,7 +19,7 @@ from citeline.ingest.clean.whitespace import normalize_whitespace
 from citeline.ingest.offsets import Normalized, OffsetMap
 
 #: Bumped whenever cleaning can turn the same raw stream into another text (it enters the settings hash).
-PIPELINE_VERSION = 4
+PIPELINE_VERSION = 5
 
 
 @dataclass(frozen=True, slots=True)
