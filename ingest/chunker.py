@@ -24,7 +24,7 @@ from citeline.ingest.scripts import is_cjk
 
 #: Changes with any change to how text is cut into chunks; it enters the pipeline settings'
 #: fingerprint, so stored documents chunked the old way report that they need ``--reprocess``.
-CHUNKER_VERSION = 4
+CHUNKER_VERSION = 5
 #: Default target size in characters (about 200-250 English tokens).
 DEFAULT_TARGET = 1000
 #: Default overlap in characters: trailing whole sentences of a chunk repeated at the next one's start.
@@ -55,6 +55,8 @@ _SENTENCE_END = re.compile(
 )
 _PARAGRAPH = re.compile(r"\n\n")
 _WORD_GAP = re.compile(r"\s+")
+#: A unit that introduces what follows: it ends with a colon (ASCII or full width).
+_LEAD_IN = re.compile(r"[:：]\s*\Z")
 _TOKEN = re.compile(r"[^\W\d_]+|\d+|[^\w\s]", re.UNICODE)
 
 
@@ -208,10 +210,15 @@ def chunk(
         if j >= len(units):
             break
         # next chunk: back off over trailing whole units that fit in the overlap (a paragraph break
-        # among them too), as long as the next chunk still has room for the first unit not yet chunked
+        # among them too), as long as the next chunk still has room for the first unit not yet chunked.
+        # A last unit that is a lead-in (it ends with a colon: "…found them to be a better signal:")
+        # comes again whatever its length, before the quote or list it introduces.
         k = j
+        lead_in = _LEAD_IN.search(text, units[j - 1][0], units[j - 1][1]) is not None
         while (
-            k - 1 > i and measure(units[k - 1][0], c_end) <= overlap and measure(units[k - 1][0], units[j][1]) <= target
+            k - 1 > i
+            and (measure(units[k - 1][0], c_end) <= overlap or (lead_in and k == j))
+            and measure(units[k - 1][0], units[j][1]) <= target
         ):
             k -= 1
         i = k

@@ -79,6 +79,30 @@ def test_overlap_repeats_whole_trailing_sentences() -> None:
     assert [ch.text for ch in chunks] == ["Voici la liste suivante :", "Premier point de la liste."]
 
 
+def test_lead_in_comes_again_with_what_it_introduces() -> None:
+    # a lead-in longer than the overlap, ending its chunk at a paragraph break, comes again before
+    # the quote it introduces; the sentence that runs on over the break is whole in one chunk
+    text = (
+        "Début. Les participants ont trouvé les citations revues plus utiles:\n\n"
+        "« Elles servent à autre chose. » Fin."
+    )
+    chunks = chunk(text, OffsetMap.identity(len(text)), target=110, overlap=10)
+    assert [ch.text for ch in chunks] == [
+        "Début. Les participants ont trouvé les citations revues plus utiles:",
+        "Les participants ont trouvé les citations revues plus utiles:\n\n« Elles servent à autre chose. » Fin.",
+    ]
+    # a full-width colon too; a sentence ending with a full stop is held to the overlap
+    text = "前言。研究人员发现以下三点：\n\n第一点很重要。"
+    chunks = chunk(text, OffsetMap.identity(len(text)), target=22, overlap=2)
+    assert [ch.text for ch in chunks] == ["前言。研究人员发现以下三点：", "研究人员发现以下三点：\n\n第一点很重要。"]
+    text = "前言。研究人员发现以下三点。\n\n第一点很重要。"
+    chunks = chunk(text, OffsetMap.identity(len(text)), target=22, overlap=2)
+    assert [ch.text for ch in chunks] == ["前言。研究人员发现以下三点。", "第一点很重要。"]
+    # with no room for what it introduces, the lead-in is not repeated
+    chunks = chunk(text.replace("。\n", "：\n"), OffsetMap.identity(len(text)), target=14, overlap=2)
+    assert [ch.text for ch in chunks][-1] == "第一点很重要。"
+
+
 def test_long_sentence_is_cut_between_words_and_cjk_between_characters() -> None:
     text = "word " * 30 + "end. " + "漢字" * 40 + "。"
     text = text.strip()
