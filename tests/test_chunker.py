@@ -83,8 +83,7 @@ def test_lead_in_comes_again_with_what_it_introduces() -> None:
     # a lead-in longer than the overlap, ending its chunk at a paragraph break, comes again before
     # the quote it introduces; the sentence that runs on over the break is whole in one chunk
     text = (
-        "Début. Les participants ont trouvé les citations revues plus utiles:\n\n"
-        "« Elles servent à autre chose. » Fin."
+        "Début. Les participants ont trouvé les citations revues plus utiles:\n\n« Elles servent à autre chose. » Fin."
     )
     chunks = chunk(text, OffsetMap.identity(len(text)), target=110, overlap=10)
     assert [ch.text for ch in chunks] == [

@@ -118,7 +118,11 @@ def test_soft_hyphen_properties(raw: str) -> None:
         # a ligature at a word's edge, before a mark, between CJK letters: kept
         ("\ufffdießt sta\ufffd. 中\ufffd文", "\ufffdießt sta\ufffd. 中\ufffd文", [(0, 15, 0, 15, ALIGNED)]),
         # the shaft of TeX's arrow (a \ufffd! p) and a math minus beside a digit (t\ufffd1): symbols, dropped
-        ("a \ufffd! p für t\ufffd1", "a ! p für t1", [(0, 2, 0, 2, ALIGNED), (2, 11, 3, 12, ALIGNED), (11, 12, 13, 14, ALIGNED)]),
+        (
+            "a \ufffd! p für t\ufffd1",
+            "a ! p für t1",
+            [(0, 2, 0, 2, ALIGNED), (2, 11, 3, 12, ALIGNED), (11, 12, 13, 14, ALIGNED)],
+        ),
         # in brackets, before a digit at a word's edge
         ("(\ufffd) \ufffd3 Maß", "() 3 Maß", [(0, 1, 0, 1, ALIGNED), (1, 3, 2, 4, ALIGNED), (3, 8, 5, 10, ALIGNED)]),
     ],
