@@ -15,6 +15,7 @@ import functools
 import math
 import struct
 from collections.abc import Callable
+from operator import itemgetter
 from typing import Any, cast
 
 from citeline.ingest.extract.glyphs import UNMAPPED, Glyph, PageGlyphs, Rule, quarter_turn
@@ -132,6 +133,7 @@ def _glyphs(tp: Any, count: int, transform: Transform, pdfium_c: Any) -> tuple[l
 #: diaeresis, acute, grave, circumflex, tilde, macron, breve, dot, ring, cedilla, ogonek, caron,
 #: double acute.
 SPACING_ACCENTS = frozenset("¨´`^˜¯˘˙˚¸˛ˇ˝")
+_TEXT = itemgetter(0)
 #: How far back (glyphs) an accent is looked for its letter.
 _ACCENT_REACH = 80
 
@@ -141,7 +143,7 @@ def _accents_in_place(glyphs: list[Glyph]) -> list[Glyph]:
     ``Farber`` then ``¨``, sometimes at the end of the line), where pdfplumber has them in drawing
     order, right before their letter. An accent left of the glyph before it on the same line goes
     back to right before the letter it stands over, so both backends give the engine one order."""
-    if not any(g.text in SPACING_ACCENTS for g in glyphs):
+    if SPACING_ACCENTS.isdisjoint(map(_TEXT, glyphs)):  # counted in C: most pages have none
         return glyphs
     out = list(glyphs)
     for i in range(1, len(out)):

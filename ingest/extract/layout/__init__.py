@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from array import array
+from operator import attrgetter
 
 from citeline.ingest.extract.glyphs import Glyph, PageGlyphs
 
@@ -57,12 +58,15 @@ MARGIN_SHARE = 0.1
 MARGIN_BAND = 0.15
 
 
+_ROTATION = attrgetter("rotation")
+
+
 def layout_page(page: PageGlyphs, settings: LayoutSettings = DEFAULT_SETTINGS) -> list[LayoutLine]:
     """The lines of one page in reading order."""
     glyphs = page.glyphs
     if not glyphs:
         return []
-    if any(g.rotation for g in glyphs):
+    if any(map(_ROTATION, glyphs)):  # counted in C: most pages have no turned text
         upright = [g for g in glyphs if not g.rotation]
         turned: dict[int, list[Glyph]] = {}
         for g in glyphs:
