@@ -590,6 +590,50 @@ def test_numbers_a_claim_spells_or_dates_or_takes_from_the_sentence_before(
         # the lead-in of the list the quote is an item of is the item's sentence too
         ("irs", 'After June 3, 2004, wealth counts: "Your net worth was $2,000,000 or more" [S1].', "verified", True),
         ("irs", 'After June 4, 2004, wealth counts: "Your net worth was $2,000,000 or more" [S1].', "verified", False),
+        # the number of a study or an experiment names it
+        ("r7", 'Study 1 highlighted "12 to 20 total highlighted citations per paper" [S1].', "verified", True),
+        ("r7", 'In Experiment 2, "12 to 20 total highlighted citations per paper" [S1].', "verified", True),
+        # an uncited clause's number is backed wherever the chunk it is cited with states it
+        (
+            "r7",
+            'They kept 48 tables; "among these tables, we found that 36 tables were consistent" [S1].',
+            "verified",
+            True,
+        ),
+        (
+            "r7",
+            'They kept 50 tables; "among these tables, we found that 36 tables were consistent" [S1].',
+            "verified",
+            False,
+        ),
+        # a quoted condition holds in its main clause, whose polarity is the quote's
+        (
+            "r7",
+            "Refunds must be subtracted from the deduction, per the instructions: "
+            '"If, during 2007, you received any refunds of income tax paid in earlier years" [S1].',
+            "verified",
+            False,
+        ),
+        (
+            "r7",
+            'Refunds are not subtracted: "If, during 2007, you received any refunds of income tax paid in earlier '
+            'years" [S1].',
+            "verified",
+            True,
+        ),
+        (
+            "r7",
+            'Articles are not clustered together when "the word-based similarity between two articles is too small" '
+            "[S1].",
+            "verified",
+            True,
+        ),
+        (
+            "r7",
+            'Articles are clustered together when "the word-based similarity between two articles is too small" [S1].',
+            "verified",
+            False,
+        ),
     ],
 )
 def test_numbers_and_negations_as_answers_write_them(
@@ -608,6 +652,11 @@ def test_numbers_and_negations_as_answers_write_them(
         "employee. La séance est ouverte à 16h00. Although papers that lack text may be useful as nodes, they "
         "are filtered out of the corpus.\n\nThe rules after June 3, 2004 apply if:\n\n1. Your income was over "
         "$100,000 in the last five years, or\n\n2. Your net worth was $2,000,000 or more.\n\nÜbrigens: Ende.",
+        "r7": "Participants saw 12 to 20 total highlighted citations per paper. We collected 48 tables "
+        "from the news corpus of Zürich. The clustering ran twice. Its output was stored. Among these tables, we "
+        "found that 36 tables were consistent. If, during 2007, you received any refunds of income tax paid in "
+        "earlier years, do not subtract them from the deduction. To tell two articles apart: if the word-based "
+        "similarity between two articles is too small, we do not bring them together into the same cluster.",
     }
     docs = tmp_path / "docs"
     docs.mkdir()

@@ -24,13 +24,15 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 COMMA_GROUPING = frozenset({"en", "zh", "ja", "ko"})
 
 #: Words that number a part of a document: the number after them names where something is
-#: ("Table 8 shows …", "Definition 20:", "Satz 3.5", "Form 6251"), it states no quantity.
+#: ("Table 8 shows …", "Definition 20:", "Satz 3.5", "Form 6251", "Study 1", "Experiment 2"), it states no
+#: quantity.
 LABELLED = re.compile(
     r"(?<![^\W\d_])(?:table|tab|figure|fig|section|sec|chapter|ch|appendix|definition|def|theorem|"
     r"lemma|proposition|prop|corollary|remark|example|equation|eq|point|step|item|paragraph|para|"
-    r"article|art|page|pp?|§|form|schedule|line|part|version|release|rev|"
-    r"tabelle|abbildung|abb|kapitel|abschnitt|satz|bemerkung|beispiel|seite|formular|anlage|"
-    r"tableau|chapitre|théorème|définition|remarque|exemple|formulaire|annexe)\.?\s*\(?\d+(?:[.,]\d+)*[a-z]{0,3}\)?(?![\w])"
+    r"article|art|page|pp?|§|form|schedule|line|part|version|release|rev|study|experiment|exp|phase|task|stage|"
+    r"condition|round|session|wave|hypothesis|rq|"
+    r"tabelle|abbildung|abb|kapitel|abschnitt|satz|bemerkung|beispiel|seite|formular|anlage|studie|"
+    r"tableau|chapitre|théorème|définition|remarque|exemple|formulaire|annexe|étude|expérience)\.?\s*\(?\d+(?:[.,]\d+)*[a-z]{0,3}\)?(?![\w])"
 )
 
 _UNITS = [

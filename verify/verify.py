@@ -699,9 +699,20 @@ class Verifier:
             # business days" [S2]"); numbers of other kinds it may state on its own
             before = numbers(_ocr_words_blanked(fold(cit.uncited).text, folded_evidence), lang, claim=True)
             units = {e.unit for e in given.quantities if e.unit}
-            counted = tuple(q for q in before.quantities if q.unit in units)
+            own = {q.text for q in claimed.quantities}
+            counted = tuple(q for q in before.quantities if q.unit in units and q.text not in own)
             claimed = Numbers(claimed.quantities + counted, claimed.dates)
+        else:
+            counted = ()
         absent = unbacked(claimed, given)
+        if absent and counted:
+            # the uncited clause's number is backed by the chunk it is cited with wherever the chunk
+            # states it ("The authors evaluated 48 tables; "… 36 tables were consistent"" with "48
+            # tables" two sentences before the quote's)
+            elsewhere = {q.text for q in counted if q.text in absent} - set(
+                unbacked(Numbers(counted, ()), numbers(fold(chunk.text).text, lang, claim=False))
+            )
+            absent = [t for t in absent if t not in elsewhere]
         if absent:
             # a number the sentence before or after the quote's gives ("We surveyed 162 papers.
             # 73% of these …"): the quote's sentence refers to it, unless that sentence has a number
@@ -1097,6 +1108,8 @@ _SUBORDINATORS = frozenset(
     """.split()
 )
 _WORD = re.compile(r"[^\W\d_]+(?:['’]t)?")
+#: words that open a condition: a quote of one is said of the main clause after it
+_CONDITIONALS = frozenset("if when whenever unless once provided wenn falls sofern sobald si lorsque quand".split())
 #: words that open a claim's leading clause whose negation is not the quote's ("Unlike methods that
 #: cannot …, X does …")
 _CLAIM_SUBORDINATORS = _SUBORDINATORS | frozenset("unlike despite contrairement malgré trotz".split())
@@ -1135,6 +1148,16 @@ def _scope_around(text: str, start: int, end: int) -> str:
             before = before[: relative.start()]
     if quoted.rstrip().endswith((".", "!", "?")):
         after = ""  # the quote ends its sentence: what follows is another one
+    opener = _WORD.search(before) or _WORD.search(quoted)
+    if opener is not None and opener.group().lower() in _CONDITIONALS:
+        # the quote is the condition ("If … you received any refunds", "if the similarity … is
+        # too small"): what it says holds in the main clause after the comma ("…, do not subtract
+        # them"), whose polarity is the quote's
+        comma = after.find(",")
+        if comma >= 0 and not _WORD.search(after[:comma]):
+            main = after[comma + 1 :]
+            stop = re.search(r"[.!?;]", main)
+            return before + quoted + " " + (main[: stop.start()] if stop else main)
     tail_end = len(after)
     for m in re.finditer(r"[,.!?;]|" + _WORD.pattern, after):
         word = m.group().lower()
@@ -1271,9 +1294,17 @@ def _negation_targets(text: str) -> list[str]:
     return out
 
 
+#: Words after which a word is no predicate: an infinitive's "to" ("asks you *to pay*"), and for a
+#: participle an English determiner before a noun of its stem ("into *the same cluster*" is not
+#: "clustered"; nouns a negation denies, "aucune *opposition*", stand after determiners)
+_INFINITIVE = frozenset({"to", "zu", "de"})
+_DETERMINERS = frozenset("the a an this these those same each every its their our his her your my".split())
+
+
 def _negated_at(text: str, target: str) -> bool | None:
     """Whether ``text`` denies ``target`` (a negation among the three words before it, in every
-    place it has the word or its inflection as a predicate, not after "to": "asks you *to pay*"),
+    place it has the word or its inflection as a predicate, not after "to", "asks you *to pay*", nor
+    for a participle after a determiner, "into the same *cluster*"),
     asserts it (in none), or cannot tell (no such word, or both). A Chinese or Japanese target is
     looked for as characters, denied by a negation character right before it."""
     if _CJK.search(target):
@@ -1284,10 +1315,13 @@ def _negated_at(text: str, target: str) -> bool | None:
         return True if all(denied) else False if not any(denied) else None
     words = [w.lower() for w in _WORD.findall(text)]
     stem = target[:5] if len(target) > 5 else target
+    participle = target.endswith("ed")  # "not clustered": the same stem after "the" is a noun
     seen = [
         k
         for k, w in enumerate(words)
-        if w.startswith(stem) and len(w) - len(target) <= 3 and (k == 0 or words[k - 1] not in ("to", "zu", "de"))
+        if w.startswith(stem)
+        and len(w) - len(target) <= 3
+        and (k == 0 or (words[k - 1] not in _INFINITIVE and not (participle and words[k - 1] in _DETERMINERS)))
     ]
     if not seen:
         return None
