@@ -634,6 +634,56 @@ def test_numbers_a_claim_spells_or_dates_or_takes_from_the_sentence_before(
             "verified",
             False,
         ),
+        # a claim in its own words beside a negated quote: asserting what the negation denies, in
+        # other words too, after an attribution ("as the paper says", an opened parenthesis)
+        (
+            "r7n",
+            "SPECTER needs citation information at inference time, as the paper says "
+            '"at inference time, our model does not require any citation information" [S1].',
+            "verified",
+            False,
+        ),
+        (
+            "r7n",
+            "SPECTER needs no citation information at inference time, as the paper says "
+            '"at inference time, our model does not require any citation information" [S1].',
+            "verified",
+            True,
+        ),
+        (
+            "r7n",
+            "Most surveyed papers do run human evaluation on long-form summaries "
+            '("119 papers (73%) do not perform human evaluation on long-form summaries") [S1].',
+            "verified",
+            False,
+        ),
+        (
+            "r7n",
+            "Most surveyed papers skip human evaluation of long-form summaries "
+            '("119 papers (73%) do not perform human evaluation on long-form summaries") [S1].',
+            "verified",
+            True,
+        ),
+        (
+            "r7n",
+            'Teacher assessment in Zürich is informal ("There is no formal procedure for teacher assessment") [S1].',
+            "verified",
+            True,
+        ),
+        (
+            "r7n",
+            "SGC can embed new, uncited papers in real-world settings (the paper notes "
+            '"methods like SGC cannot be used in real-world setting to embed new papers that are not cited yet") [S1].',
+            "verified",
+            False,
+        ),
+        (
+            "r7n",
+            'Unlike SGC, SPECTER embeds new papers in real-world settings ("methods like SGC cannot be used in '
+            'real-world setting to embed new papers that are not cited yet") [S1].',
+            "verified",
+            True,
+        ),
     ],
 )
 def test_numbers_and_negations_as_answers_write_them(
@@ -657,6 +707,10 @@ def test_numbers_and_negations_as_answers_write_them(
         "found that 36 tables were consistent. If, during 2007, you received any refunds of income tax paid in "
         "earlier years, do not subtract them from the deduction. To tell two articles apart: if the word-based "
         "similarity between two articles is too small, we do not bring them together into the same cluster.",
+        "r7n": "At inference time, our model does not require any citation information. Of the surveyed papers, "
+        "119 papers (73%) do not perform human evaluation on long-form summaries. There is no formal procedure "
+        "for teacher assessment in Zürich. But methods like SGC cannot be used in real-world setting to embed new "
+        "papers that are not cited yet.",
     }
     docs = tmp_path / "docs"
     docs.mkdir()

@@ -740,7 +740,7 @@ class Verifier:
             result.flags.append("numeric_mismatch")
             verb = "is" if len(absent) == 1 else "are"
             result.reason += f"; the claim's {', '.join(dict.fromkeys(absent))} {verb} not in the quote's sentence"
-        if cit.claim and self._polarity_differs(*_claim_scope(said, cit.quote), chunk, matches, evidence, lang):
+        if cit.claim and self._polarity_differs(*_claim_scope(said, cit.quote), said, chunk, matches, evidence, lang):
             result.flags.append("negation_mismatch")
         missing = [t for t in cit.required_terms if not _has_term(t, folded_evidence)]
         if missing:  # the sentences around the quote's, as for a claim's numbers
@@ -752,7 +752,7 @@ class Verifier:
 
     @staticmethod
     def _polarity_differs(
-        claimed: str, own_words: bool, chunk: ChunkInfo, matches: list[Match], evidence: str, lang: str
+        claimed: str, own_words: bool, whole: str, chunk: ChunkInfo, matches: list[Match], evidence: str, lang: str
     ) -> bool:
         """Whether the claim and the evidence differ in polarity: one negated and the other not (the
         evidence's clause that holds the quote, with the lead-in of a list the quote is an item of:
@@ -760,9 +760,11 @@ class Verifier:
         on a word the evidence asserts ("not shared with the employee" against "shared only with
         the employee and never passed to Northwind"). When the claim is its own words beside a quote
         set off from them (``own_words``) and only the evidence is negated, they differ only where
-        the claim asserts what the evidence denies ("The report was audited: "… was not audited"");
-        else the claim may say it in other words ("Teacher assessment is informal: "There is no
-        formal procedure …""), or of another part of the quote."""
+        the claim asserts what the evidence denies ("The report was audited: "… was not audited""),
+        in English also in other words (see :func:`_restates_denied`); else the claim may say it in
+        other words ("Teacher assessment is informal: "There is no formal procedure …""), or of
+        another part of the quote. ``whole`` is the claim with its leading clause, which may set it
+        against the quote ("Unlike SGC, …")."""
         scope = _scope_around(chunk.text, matches[0].start, matches[-1].end)
         lead = _lead_in(chunk.text, matches[0].start)
         negated_claim = _negated(claimed)
@@ -770,7 +772,9 @@ class Verifier:
         if negated_claim != negated_evidence:
             if own_words and negated_evidence:
                 denied = _negation_targets(scope + " " + lead)
-                return any(_negated_at(claimed, word) is False for word in denied)
+                if any(_negated_at(claimed, word) is False for word in denied):
+                    return True
+                return lang == "en" and _restates_denied(claimed, whole, scope + " " + lead)
             return True
         if negated_claim and lang == "en":
             return any(_negated_at(evidence, word) is False for word in _negation_targets(claimed))
@@ -1329,6 +1333,60 @@ def _negated_at(text: str, target: str) -> bool | None:
     return True if all(denied) else False if not any(denied) else None
 
 
+#: English words that say a claim is negative in its own words ("Teacher assessment is *informal*",
+#: "Most papers *skip* human evaluation", "*few* papers"), or that it sets what it says against the
+#: quote ("*Unlike* SGC, SPECTER embeds new papers"): such a claim does not restate what the quote
+#: denies as an assertion.
+_NEGATIVE_WORDS = frozenset(
+    """
+    lack lacks lacked lacking absent absence fail fails failed failing failure avoid avoids avoided
+    refuse refuses refused prevent prevents prevented prohibit prohibits prohibited forbid forbids
+    forbidden exclude excludes excluded excluding omit omits omitted skip skips skipped ignore ignores
+    ignored deny denies denied reject rejects rejected free neither none nothing nobody nowhere rarely
+    seldom hardly barely little few fewer less least only instead rather except lose loses lost miss
+    misses missed missing forgo forgoes forgoing refrain refrains abstain decline declines declined
+    unable impossible cease ceases ceased stop stops stopped insufficient inadequate limited beyond
+    outside unlike whereas contrast contrary opposed however although though but
+    """.split()
+)
+_ANTONYM_PREFIXES = ("non", "un", "in", "im", "il", "ir", "dis", "mis")
+
+
+def _restates_denied(claimed: str, whole: str, evidence: str) -> bool:
+    """Whether the claim, in its own words and without a negation, asserts what a negation of the
+    evidence denies in other words: it shares two content words with what one negation of the
+    evidence governs ("SPECTER needs citation information" against "… does not require any
+    citation information"; "Most papers do run human evaluation on long-form summaries" against "…
+    do not perform human evaluation on long-form summaries"), and says nothing negative of its own
+    (no word such as "lack", "few", "only", "unlike", nor an antonym of a denied word:
+    "informal" against "no formal procedure"), in the whole claim (``whole``: "Unlike SGC, …")."""
+    if any(w.lower() in _NEGATIVE_WORDS for w in _WORD.findall(whole)):
+        return False
+    claim_words = [w.lower() for w in _WORD.findall(claimed)]
+    content = {w[:5] for w in claim_words if len(w) >= 3 and w not in _BETWEEN}
+    words = [w.lower() for w in _WORD.findall(_NOT_NEGATIONS.sub(" ", evidence))]
+    at = [k for k, w in enumerate(words) if _denies(w)]
+    for k, nxt in zip(at, [*at[1:], len(words)], strict=True):
+        # what the negation governs: up to the next negation, or a word joining another predicate
+        # or opening a clause ("do not pay it *and* report it")
+        end = next((j for j in range(k + 1, nxt) if words[j] in _COORDINATORS or words[j] in _SUBORDINATORS), nxt)
+        span = {w[:5] for w in words[k + 1 : end] if len(w) >= 3 and w not in _BETWEEN}
+        if any(_antonym_in(w, span) for w in claim_words):
+            continue
+        if len(content & span) >= 2:
+            return True
+    return False
+
+
+def _antonym_in(word: str, stems: set[str]) -> bool:
+    """Whether ``word`` is a negative-prefixed or "-less" form of one of ``stems`` ("informal",
+    "uncited", "nonresident", "costless")."""
+    for prefix in _ANTONYM_PREFIXES:
+        if word.startswith(prefix) and len(word) - len(prefix) >= 3 and word[len(prefix) :][:5] in stems:
+            return True
+    return word.endswith("less") and len(word) > 7 and word[:-4][:5] in stems
+
+
 #: Negative prepositions: a quote that drops one is altered, but in a claim or its evidence they
 #: restrict a noun or lead a phrase ("Papers without text "are filtered out"", "Ohne Lohn gilt …")
 #: rather than deny the predicate
@@ -1380,21 +1438,38 @@ def _asserts(words: str) -> bool:
     return count_words(_WORD.findall(words)) >= 4 and not _SAYS.search(words) and not _LEAD_IN.match(words)
 
 
+#: A quote's attribution after the claim's own statement: an opened parenthesis ("… settings (the
+#: paper notes "…")"), ", as the paper says", ", according to a survey:". What stands before it is
+#: the claim's own words; the quote is what it cites for them.
+_ATTRIBUTION = re.compile(
+    r"(?:[(（][^()（）]{0,60}"
+    r"|,\s*(?:as|like)\s+[^,;:()]{0,50}?\b(?:says?|said|states?|stated|notes?|noted|puts it|writes?|wrote|"
+    r"reports?|reported|explains?|explained|mentions?|mentioned|indicates?|shows?|showed|finds|found|concludes?)"
+    r"|,\s*(?:according to|per|as per)\s+[^,;:()]{0,50}?)\s*[:,]?$",
+    re.IGNORECASE,
+)
+
+
 def _claim_scope(claim: str, quote: str | None) -> tuple[str, bool]:
     """The part of a claim whose negations are its polarity, and whether it is the claim's own words
     without the quote: without a leading subordinate clause before the quote ("While SGC cannot
     embed new papers, SPECTER "achieves …""), as on the evidence side; and without the quote when
     the quote is set off from the claim's words, in parentheses, or after a colon or a dash that
-    does not end a lead-in of saying ("The report was audited ("…")": what the claim says is its own
-    words, the quote is what it cites for them; "The handbook states: "…"" says the quote)."""
+    does not end a lead-in of saying, or after an attribution that follows the claim's statement
+    ("The report was audited ("…")", "SPECTER needs no citations, as the paper says "…"": what the
+    claim says is its own words, the quote is what it cites for them; "The handbook states: "…""
+    says the quote)."""
     words = quote.split() if quote else []
     at = re.search(r"\s+".join(map(re.escape, words)), claim) if words else None
     before, rest = (claim[: at.start()], claim[at.start() :]) if at else (claim, "")
     own = False
     if at is not None:
         lead = before.rstrip(" \"'“„«»「『\u00a0")
+        attributed = _ATTRIBUTION.search(lead)
         if lead.endswith(("(", "（")) or (lead.endswith((":", "：", "—", "–")) and _asserts(lead[:-1])):
             before, rest, own = lead[:-1], claim[at.end() :], True
+        elif attributed is not None and _asserts(lead[: attributed.start()]):
+            before, rest, own = lead[: attributed.start()], claim[at.end() :], True
     first = _WORD.search(before)
     if first and first.group().lower() in _CLAIM_SUBORDINATORS and "," in before:
         before = before[before.rindex(",") + 1 :]
