@@ -1090,6 +1090,35 @@ def test_a_markdown_answer_is_judged_sentence_by_sentence(tmp_path: Path, store:
 
 
 @pytest.mark.parametrize(
+    ("lead", "passed"),
+    [
+        ("Days that do not count toward presence in Zürich include:", True),
+        ("Days that count toward presence in Zürich include:", False),
+        # a list without a lead-in is judged item by item
+        ("Days of presence in Zürich.", False),
+    ],
+)
+def test_the_lead_in_of_an_answers_list_is_its_items_polarity(tmp_path: Path, lead: str, passed: bool) -> None:
+    """The source negates its list's items through its lead-in; so may the answer: "Days that do not
+    count … include:" over a bullet quoting one of those days is no contradiction."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "presence.txt").write_text(
+        "Do not count the following days as days of presence in Zürich:\n\n"
+        "- Days you commute to work from a residence in Canada or Mexico.\n\n"
+        "- Days you are in transit between two foreign points.\n",
+        encoding="utf-8",
+    )
+    answer = f'{lead}\n\n- commuting days: "Days you commute to work from a residence in Canada or Mexico" [S1]\n'
+    with Store(f"sqlite:///{tmp_path / 'p.db'}") as s:
+        ingest(s, [docs], IngestOptions(workers=1))
+        (chunk,) = s.iter_chunks(document="presence.txt")
+        (c,) = run(s, {"answer": answer, "sources": {"S1": chunk.chunk_id}})["citations"]
+    assert (c["status"], c["passed"]) == ("verified", passed), c["reason"]
+    assert c["flags"] == ([] if passed else ["negation_mismatch"])
+
+
+@pytest.mark.parametrize(
     ("quote", "parts"),
     [
         ("[c]laims are not reimbursed after 90 days", ["claims are not reimbursed after 90 days"]),

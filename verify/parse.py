@@ -148,6 +148,9 @@ class CitationInput:
     #: the answer sentence's clauses before the claim that no marker cites (see :class:`Pairing`):
     #: a number there that the evidence counts otherwise is the marker's to answer for too
     uncited: str | None = None
+    #: the lead-in of the answer's list the citing sentence is an item of ("Days that do not count
+    #: toward presence include:" over "- commuting days: "…" [S2]"): the claim's polarity is its too
+    lead_in: str | None = None
 
     @property
     def markers(self) -> tuple[str, ...]:
@@ -665,6 +668,7 @@ def parse_answer(data: dict[str, Any], *, name: str = "answer", markers: Iterabl
                         claim_from_answer=True,
                         other_quotes=quotes_in_clause(p, pairings),
                         uncited=uncited_text(sent.text, p, names),
+                        lead_in=list_lead_in(answer, sents, i),
                     )
                 )
     else:
@@ -675,6 +679,27 @@ def parse_answer(data: dict[str, Any], *, name: str = "answer", markers: Iterabl
             cit = _citation(item, n, name, sents, seen, names)
             citations.append(cit)
     return AnswerInput(answer, sources, context, citations, sents, data=data, names=names)
+
+
+#: a markdown list item's line: a bullet or a number, then a space
+_ITEM_LINE = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]")
+
+
+def _in_list_item(answer: str, sent: Sentence) -> bool:
+    return _ITEM_LINE.match(answer, answer.rfind("\n", 0, sent.start) + 1) is not None
+
+
+def list_lead_in(answer: str, sents: list[Sentence], i: int) -> str | None:
+    """The lead-in of the markdown list whose item holds sentence ``i``: the running-text sentence
+    ending with a colon right before the list's items, or ``None``."""
+    if not _in_list_item(answer, sents[i]):
+        return None
+    k = i - 1
+    while k >= 0 and _in_list_item(answer, sents[k]):
+        k -= 1
+    if k >= 0 and sents[k].kind == "text" and sents[k].text.rstrip().endswith((":", "：")):
+        return sents[k].text
+    return None
 
 
 def _citation(

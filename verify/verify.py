@@ -740,7 +740,9 @@ class Verifier:
             result.flags.append("numeric_mismatch")
             verb = "is" if len(absent) == 1 else "are"
             result.reason += f"; the claim's {', '.join(dict.fromkeys(absent))} {verb} not in the quote's sentence"
-        if cit.claim and self._polarity_differs(*_claim_scope(said, cit.quote), said, chunk, matches, evidence, lang):
+        if cit.claim and self._polarity_differs(
+            *_claim_scope(said, cit.quote), said, cit.lead_in or "", chunk, matches, evidence, lang
+        ):
             result.flags.append("negation_mismatch")
         missing = [t for t in cit.required_terms if not _has_term(t, folded_evidence)]
         if missing:  # the sentences around the quote's, as for a claim's numbers
@@ -752,7 +754,14 @@ class Verifier:
 
     @staticmethod
     def _polarity_differs(
-        claimed: str, own_words: bool, whole: str, chunk: ChunkInfo, matches: list[Match], evidence: str, lang: str
+        claimed: str,
+        own_words: bool,
+        whole: str,
+        answer_lead: str,
+        chunk: ChunkInfo,
+        matches: list[Match],
+        evidence: str,
+        lang: str,
     ) -> bool:
         """Whether the claim and the evidence differ in polarity: one negated and the other not (the
         evidence's clause that holds the quote, with the lead-in of a list the quote is an item of:
@@ -764,10 +773,11 @@ class Verifier:
         in English also in other words (see :func:`_restates_denied`); else the claim may say it in
         other words ("Teacher assessment is informal: "There is no formal procedure …""), or of
         another part of the quote. ``whole`` is the claim with its leading clause, which may set it
-        against the quote ("Unlike SGC, …")."""
+        against the quote ("Unlike SGC, …"); ``answer_lead`` the lead-in of the answer's list the
+        claim is an item of, whose negation is the item's as on the evidence side."""
         scope = _scope_around(chunk.text, matches[0].start, matches[-1].end)
         lead = _lead_in(chunk.text, matches[0].start)
-        negated_claim = _negated(claimed)
+        negated_claim = _negated(claimed) or _negated(answer_lead)
         negated_evidence = _negated(scope) or _negated(lead)
         if negated_claim != negated_evidence:
             if own_words and negated_evidence:
