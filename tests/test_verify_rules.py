@@ -684,6 +684,11 @@ def test_numbers_a_claim_spells_or_dates_or_takes_from_the_sentence_before(
             "verified",
             True,
         ),
+        # "N times" says how often unless a comparison follows it ("2.7 times faster")
+        ("r7c", 'It was cited 5,000 times, "suggesting that it is a popular dataset" [S1].', "verified", False),
+        ("r7c", 'It was cited 500 times, "suggesting that it is a popular dataset" [S1].', "verified", True),
+        ("r7c", 'The index is 2.7 times faster: "the new index of Zürich is faster" [S1].', "verified", True),
+        ("r7c", 'The index is 4 times faster: "the new index of Zürich is faster" [S1].', "verified", False),
     ],
 )
 def test_numbers_and_negations_as_answers_write_them(
@@ -711,6 +716,8 @@ def test_numbers_and_negations_as_answers_write_them(
         "119 papers (73%) do not perform human evaluation on long-form summaries. There is no formal procedure "
         "for teacher assessment in Zürich. But methods like SGC cannot be used in real-world setting to embed new "
         "papers that are not cited yet.",
+        "r7c": "The dataset is highly cited with 500 citations, suggesting that it is a popular dataset. At 2.7 "
+        "times the speed of the old one, the new index of Zürich is faster.",
     }
     docs = tmp_path / "docs"
     docs.mkdir()

@@ -386,6 +386,15 @@ def _expand_range(m: re.Match[str]) -> str:
     return f"{century}{start}{dash}{century}{end}" if int(end) > int(start) else m.group()
 
 
+#: After "N times": what makes it a multiplier ("3 times faster", "2.7 times the cost", "fünfmal so
+#: viel", "deux fois plus"); without one it says how often ("cited 5,000 times").
+_COMPARED = re.compile(
+    r"\s?(?:more|less|fewer|faster|slower|higher|lower|larger|smaller|greater|bigger|longer|shorter|"
+    r"better|worse|cheaper|costlier|heavier|wider|deeper|as|the|that|than|over|"
+    r"mehr|weniger|so|größer|höher|schneller|plus|moins|aussi)\b"
+)
+
+
 def _quantity(m: re.Match[str], lang: str, text: str) -> Quantity:
     value = canonical(m.group("n"), lang)
     if value is None:
@@ -396,7 +405,9 @@ def _quantity(m: re.Match[str], lang: str, text: str) -> Quantity:
         values.add((value * SCALES[scale]).normalize() + 0)
     unit_match = re.match(r"\s?([%‰×]|[^\W\d_]+)", text[m.end() :])
     unit = unit_match.group(1) if unit_match and not scale else scale
-    if unit in ("x", "×", "times", "fold", "mal", "fois", "倍"):
+    if unit in ("times", "mal", "fois") and not _COMPARED.match(text, unit_match.end() if unit_match else m.end()):
+        unit = "count"  # "cited 5,000 times", "zweimal": how often, not a multiplier
+    elif unit in ("x", "×", "times", "fold", "mal", "fois", "倍"):
         unit = TIMES
     before = text[max(0, m.start() - 24) : m.start()]
     hedge = next((h for pattern, h in _HEDGES if pattern.search(before)), None)
