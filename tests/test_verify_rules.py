@@ -689,6 +689,10 @@ def test_numbers_a_claim_spells_or_dates_or_takes_from_the_sentence_before(
         ("r7c", 'It was cited 500 times, "suggesting that it is a popular dataset" [S1].', "verified", True),
         ("r7c", 'The index is 2.7 times faster: "the new index of Zürich is faster" [S1].', "verified", True),
         ("r7c", 'The index is 4 times faster: "the new index of Zürich is faster" [S1].', "verified", False),
+        # a bound against the evidence's bound the same way is a threshold: the same number, or none
+        ("r7c", 'It applies below 183 days ("present for fewer than 183 days during 2007") [S1].', "verified", True),
+        ("r7c", 'It applies below 190 days ("present for fewer than 183 days during 2007") [S1].', "verified", False),
+        ("r7c", 'Over 400 citations "suggesting that it is a popular dataset" [S1].', "verified", True),
     ],
 )
 def test_numbers_and_negations_as_answers_write_them(
@@ -717,7 +721,8 @@ def test_numbers_and_negations_as_answers_write_them(
         "for teacher assessment in Zürich. But methods like SGC cannot be used in real-world setting to embed new "
         "papers that are not cited yet.",
         "r7c": "The dataset is highly cited with 500 citations, suggesting that it is a popular dataset. At 2.7 "
-        "times the speed of the old one, the new index of Zürich is faster.",
+        "times the speed of the old one, the new index of Zürich is faster. It applies if you were present for "
+        "fewer than 183 days during 2007.",
     }
     docs = tmp_path / "docs"
     docs.mkdir()

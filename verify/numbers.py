@@ -251,15 +251,18 @@ class Quantity:
         if self.values & other.values:
             return True
         mine_written = min(self.values) if self.scale != 1 else None
+        # a bound against a bound the same way is a threshold against a threshold: "fewer than 190
+        # days" is not "fewer than 183 days", though every value below 183 is below 190
+        hedge = None if self.hedge in ("above", "below") and other.hedge == self.hedge else self.hedge
         for theirs in other.values:
             if mine_written is not None and _rounds_to(theirs / self.scale, mine_written):
                 return True  # "1.2 million" for 1,248,000
             for mine in self.values:
-                if self.hedge == "above" and mine < theirs <= mine * BOUND_REACH:
+                if hedge == "above" and mine < theirs <= mine * BOUND_REACH:
                     return True
-                if self.hedge == "below" and mine / BOUND_REACH <= theirs < mine:
+                if hedge == "below" and mine / BOUND_REACH <= theirs < mine:
                     return True
-                if self.hedge == "near" and abs(theirs - mine) <= min(abs(theirs) * NEAR_SHARE, _last_digit(mine)):
+                if hedge == "near" and abs(theirs - mine) <= min(abs(theirs) * NEAR_SHARE, _last_digit(mine)):
                     return True
                 if _rounds_to(theirs, mine):
                     return True
