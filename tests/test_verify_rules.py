@@ -1226,6 +1226,11 @@ def test_a_written_number_has_one_value(number: str, lang: str, value: str) -> N
         ("the 2019–2020 season", "the 2019-20 season", "en", []),  # a shortened year range
         ("fifty thousand men", "50,000 men", "en", []),
         ("nearly two thirds of them", "64% of them", "en", []),  # a fraction word states no count
+        # ... but a share: against the evidence's percentages
+        ("roughly a third of discoveries", "around one in five (21%) of discoveries", "en", ["a third"]),
+        ("a third of discoveries", "32 % of discoveries in Zürich", "en", []),
+        ("about half of them", "47% of them", "en", []),
+        ("half of them", "6 of 12 of them", "en", []),
         ("only 33% agreed", "33.2% agreed", "en", []),  # rounded
         ("over 1,000 firms", "1,248 firms", "en", []),
         ("under 1,000 firms", "1,248 firms", "en", ["1,000"]),

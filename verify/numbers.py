@@ -182,6 +182,10 @@ _HEDGES = [
 #: at most this many units of the last digit the claim writes ("about 564.9万" is not 569.9万).
 NEAR_SHARE = Decimal("0.1")
 NEAR_DIGITS = 5
+#: How far a fraction in words may be from the evidence's share (a fraction, or per cent over 100):
+#: "a third" for 32%, and with a hedge ("roughly a third", "nearly two thirds") for 30% and 64%.
+FRACTION_CLOSE = Decimal("0.03")
+FRACTION_NEAR = Decimal("0.05")
 #: A bound ("over 90%", "plus de 50") is said of a value at most this many times beyond it: "over 90%"
 #: is not backed by 57,986, nor "at least 90 credits" by the year 1999.
 BOUND_REACH = Decimal(4)
@@ -250,6 +254,10 @@ class Quantity:
             return False  # "20 hours a month" is not "20 hours per week"
         if self.values & other.values:
             return True
+        if self.unit == FRACTION and other.unit == FRACTION:
+            # a fraction in words is a round share: "a third" for 33%, "about half" for 47%
+            reach = FRACTION_NEAR if self.hedge else FRACTION_CLOSE
+            return any(abs(t - m) <= reach for t in other.values for m in self.values)
         mine_written = min(self.values) if self.scale != 1 else None
         # a bound against a bound the same way is a threshold against a threshold: "fewer than 190
         # days" is not "fewer than 183 days", though every value below 183 is below 190
@@ -327,6 +335,13 @@ def unbacked(claim: Numbers, evidence: Numbers) -> list[str]:
         candidates = evidence.quantities
         if q.unit in (FRACTION, TIMES):
             candidates = tuple(e for e in candidates if e.unit == q.unit)
+            if q.unit == FRACTION:
+                # a share the evidence gives in per cent is a fraction too ("a third" against "21%")
+                candidates += tuple(
+                    Quantity(e.text, frozenset(v / 100 for v in e.values), FRACTION, e.hedge)
+                    for e in evidence.quantities
+                    if e.kind == ("share", "percent")
+                )
             if not candidates:
                 continue  # the evidence states no fraction (multiplier) for it to contradict
         elif q.hedge and q.unit:
@@ -577,8 +592,8 @@ def _chinese(text: str, *, claim: bool) -> list[Quantity]:
 
 #: Fractions and multipliers in words. A fraction word counts as one after "a", "one" or a number
 #: word ("a third", "two thirds"), or before "of"; "half" always. A claim's fraction or multiplier is
-#: only judged against the evidence's own (a claim's "half" is not wrong where the evidence counts
-#: "6 of 12"; it is where the evidence says "1/3").
+#: only judged against the evidence's own, and a fraction against its percentages (a claim's "half"
+#: is not wrong where the evidence counts "6 of 12"; it is where the evidence says "1/3" or "21%").
 _FRACTION_WORDS = {
     "half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fourth": 4, "fourths": 4,
     "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6, "tenth": 10, "tenths": 10,
