@@ -1101,26 +1101,39 @@ def test_a_markdown_answer_is_judged_sentence_by_sentence(tmp_path: Path, store:
     )
 
 
+LISTED = (
+    "Do not count the following days as days of presence in Zürich:\n\n"
+    "- Days you commute to work from a residence in Canada or Mexico.\n\n"
+    "- Days you are in transit between two foreign points.\n"
+)
+
+
 @pytest.mark.parametrize(
-    ("lead", "passed"),
+    ("source", "lead", "passed"),
     [
-        ("Days that do not count toward presence in Zürich include:", True),
-        ("Days that count toward presence in Zürich include:", False),
+        (LISTED, "Days that do not count toward presence in Zürich include:", True),
+        (LISTED, "Days that count toward presence in Zürich include:", False),
         # a list without a lead-in is judged item by item
-        ("Days of presence in Zürich.", False),
+        (LISTED, "Days of presence in Zürich.", False),
+        # the source's list runs on from a chunk before, its lead-in not in the cited chunk: the
+        # answer's lead-in has nothing to be held against
+        (LISTED.split("\n\n", 1)[1], "Days that do not count toward presence in Zürich include:", True),
+        # the source says it of its own sentence: the answer's lead-in denies it
+        (
+            "Days you commute to work from a residence in Canada or Mexico count as days of presence in Zürich.\n",
+            "Days that do not count toward presence in Zürich include:",
+            False,
+        ),
     ],
 )
-def test_the_lead_in_of_an_answers_list_is_its_items_polarity(tmp_path: Path, lead: str, passed: bool) -> None:
+def test_the_lead_in_of_an_answers_list_is_its_items_polarity(
+    tmp_path: Path, source: str, lead: str, passed: bool
+) -> None:
     """The source negates its list's items through its lead-in; so may the answer: "Days that do not
     count … include:" over a bullet quoting one of those days is no contradiction."""
     docs = tmp_path / "docs"
     docs.mkdir()
-    (docs / "presence.txt").write_text(
-        "Do not count the following days as days of presence in Zürich:\n\n"
-        "- Days you commute to work from a residence in Canada or Mexico.\n\n"
-        "- Days you are in transit between two foreign points.\n",
-        encoding="utf-8",
-    )
+    (docs / "presence.txt").write_text(source, encoding="utf-8")
     answer = f'{lead}\n\n- commuting days: "Days you commute to work from a residence in Canada or Mexico" [S1]\n'
     with Store(f"sqlite:///{tmp_path / 'p.db'}") as s:
         ingest(s, [docs], IngestOptions(workers=1))

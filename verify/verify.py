@@ -777,7 +777,10 @@ class Verifier:
         claim is an item of, whose negation is the item's as on the evidence side."""
         scope = _scope_around(chunk.text, matches[0].start, matches[-1].end)
         lead = _lead_in(chunk.text, matches[0].start)
-        negated_claim = _negated(claimed) or _negated(answer_lead)
+        # the answer's list lead-in is held against the source's: not where the source's item has
+        # its lead-in outside the chunk (a list that runs on from the chunk before)
+        led = bool(answer_lead) and (bool(lead) or not _list_item(chunk.text, matches[0].start))
+        negated_claim = _negated(claimed) or (led and _negated(answer_lead))
         negated_evidence = _negated(scope) or _negated(lead)
         if negated_claim != negated_evidence:
             if own_words and negated_evidence:
@@ -1274,6 +1277,12 @@ def _lead_in(text: str, start: int) -> str:
             return text[ls : len(before)].strip()
         s = ls  # an earlier item of the list
     return ""
+
+
+def _list_item(text: str, start: int) -> bool:
+    """Whether the sentence at ``start`` is an item of a list (a mark before it or at its start)."""
+    s, _ = _sentence_bounds(text, start, start)
+    return _LIST_MARK.search(text[:s].rstrip()) is not None or _ITEM_MARK.match(text, s) is not None
 
 
 #: Words that stand between a negation and what it denies ("does not *currently* cover", "wird
