@@ -693,6 +693,9 @@ def test_numbers_a_claim_spells_or_dates_or_takes_from_the_sentence_before(
         ("r7c", 'It applies below 183 days ("present for fewer than 183 days during 2007") [S1].', "verified", True),
         ("r7c", 'It applies below 190 days ("present for fewer than 183 days during 2007") [S1].', "verified", False),
         ("r7c", 'Over 400 citations "suggesting that it is a popular dataset" [S1].', "verified", True),
+        # a bound against the quote's sentence's bound: no neighbour's larger number backs it
+        ("r7c", 'A pair is linked above 0.9: "a pair is linked when its score is above 0.8" [S1].', "verified", False),
+        ("r7c", 'A pair is linked above 0.8: "a pair is linked when its score is above 0.8" [S1].', "verified", True),
     ],
 )
 def test_numbers_and_negations_as_answers_write_them(
@@ -722,7 +725,8 @@ def test_numbers_and_negations_as_answers_write_them(
         "papers that are not cited yet.",
         "r7c": "The dataset is highly cited with 500 citations, suggesting that it is a popular dataset. At 2.7 "
         "times the speed of the old one, the new index of Zürich is faster. It applies if you were present for "
-        "fewer than 183 days during 2007.",
+        "fewer than 183 days during 2007. Each title is read 2 times. A pair is linked when its score is above "
+        "0.8. Each pair is checked 2 times.",
     }
     docs = tmp_path / "docs"
     docs.mkdir()
@@ -1244,6 +1248,12 @@ def test_a_written_number_has_one_value(number: str, lang: str, value: str) -> N
         ("a third of discoveries", "32 % of discoveries in Zürich", "en", []),
         ("about half of them", "47% of them", "en", []),
         ("half of them", "6 of 12 of them", "en", []),
+        ("a third of patients", "1 in 5 patients find a mistake", "en", ["a third"]),
+        ("one in five patients", "20% of the patients in Zürich", "en", []),
+        # bounds in German, and a bound denied ("no more than" is "at most")
+        ("größer als zwei rechte", "kleiner als zwei rechte", "de", ["zwei"]),
+        ("no more than 5 days", "at most 5 days", "en", []),
+        ("more than 5 days", "at most 5 days", "en", ["5"]),
         ("only 33% agreed", "33.2% agreed", "en", []),  # rounded
         ("over 1,000 firms", "1,248 firms", "en", []),
         ("under 1,000 firms", "1,248 firms", "en", ["1,000"]),
@@ -1315,6 +1325,19 @@ def test_claim_numbers_against_evidence_numbers(claim: str, evidence: str, lang:
 
     said, given = numbers(fold(claim).text, lang, claim=True), numbers(fold(evidence).text, lang, claim=False)
     assert unbacked_numbers(said, given) == unbacked
+
+
+def test_a_fraction_is_not_backed_by_a_text_that_states_none_on_a_second_look() -> None:
+    """The quote's sentence says "half": a claim's "two thirds" is wrong there, and a list's lead-in
+    or a neighbouring sentence without any fraction does not back it (as a first look at a text
+    without fractions would let it pass: it has none to contradict)."""
+    from citeline.verify.fold import fold
+    from citeline.verify.numbers import numbers, unbacked
+
+    claim = numbers(fold("at least two thirds of the cost").text, "en", claim=True)
+    lead = numbers(fold("Für 2007 gilt: you kept up a home in Zürich").text, "en", claim=False)
+    assert unbacked(claim, lead) == []
+    assert unbacked(claim, lead, unstated_ok=False) == ["two thirds"]
 
 
 @pytest.mark.parametrize(

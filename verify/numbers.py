@@ -157,14 +157,18 @@ _CODE_DIGITS = re.compile(r"(?<=[a-z\u00df-\u024f\u0370-\u03ff\u0400-\u04ff])-?\
 _HEDGES = [
     (
         re.compile(
-            r"(?:more than|over|above|exceeding|at least|mehr als|über|plus de|au moins|upwards of|超过|多于|以上)"
+            r"(?<!\bno )(?<!\bnot )"
+            r"(?:more than|over|above|exceeding|at least|greater than|larger than|higher than|mehr als|über|"
+            r"grö(?:ß|ss)er als|höher als|mindestens|plus de|au moins|supérieure? à|upwards of|超过|多于|以上)"
             r"\s(?:an?\s|the\s)?[$€£¥]?$"
         ),
         "above",
     ),
     (
         re.compile(
-            r"(?:less than|under|below|fewer than|at most|up to|weniger als|unter|bis zu|moins de|jusqu'à|不足|少于)"
+            r"(?:less than|under|below|fewer than|at most|up to|smaller than|lower than|no more than|"
+            r"weniger als|unter|bis zu|kleiner als|geringer als|niedriger als|höchstens|moins de|jusqu'à|"
+            r"inférieure? à|不足|少于)"
             r"\s(?:an?\s|the\s)?[$€£¥]?$"
         ),
         "below",
@@ -323,12 +327,13 @@ def numbers(folded: str, lang: str, *, claim: bool) -> Numbers:
     return Numbers(tuple(q for q in quantities if q.values), tuple(dates))
 
 
-def unbacked(claim: Numbers, evidence: Numbers) -> list[str]:
+def unbacked(claim: Numbers, evidence: Numbers, *, unstated_ok: bool = True) -> list[str]:
     """What the claim states that the evidence does not give, as the claim writes it. A hedged
     number is held against the evidence's numbers of its unit when there are any ("plus de 50
     logements" against "43 logements", not against the street number); a fraction or a multiplier
-    only against the evidence's own; a year against a date's year too ("in 2008" for "March 17,
-    2008")."""
+    only against the evidence's own (with ``unstated_ok``, one the evidence states none of for it to
+    contradict is given; without it, as for a text searched for a second chance, it is not); a year
+    against a date's year too ("in 2008" for "March 17, 2008")."""
     years = {Decimal(r[0]) for d in evidence.dates for r in d.readings if r[0] is not None}
     missing = []
     for q in claim.quantities:
@@ -343,7 +348,10 @@ def unbacked(claim: Numbers, evidence: Numbers) -> list[str]:
                     if e.kind == ("share", "percent")
                 )
             if not candidates:
-                continue  # the evidence states no fraction (multiplier) for it to contradict
+                if unstated_ok:
+                    continue  # the evidence states no fraction (multiplier) for it to contradict
+                missing.append(q.text)
+                continue
         elif q.hedge and q.unit:
             candidates = tuple(e for e in candidates if e.unit == q.unit) or candidates
         if any(q.backed_by(e) for e in candidates) or (q.values & years and not q.unit):
@@ -539,7 +547,9 @@ def _spelled(text: str, *, claim: bool) -> list[Quantity]:
             following = after.group(1) if after else ""
         if claim and len(parts) == 1 and end == m.end() and m.group() in SPELLED_AMBIGUOUS:
             continue
-        out.append(Quantity(text[start:end], frozenset({Decimal(value)}), following or None))
+        before = text[max(0, start - 24) : start]
+        hedge = next((h for pattern, h in _HEDGES if pattern.search(before)), None)
+        out.append(Quantity(text[start:end], frozenset({Decimal(value)}), following or None, hedge))
     return out
 
 
@@ -604,6 +614,9 @@ _MULTIPLIERS = {
     "threefold": 3, "quadrupled": 4, "fourfold": 4, "fivefold": 5, "sixfold": 6, "tenfold": 10,
     "verdoppelt": 2, "verdreifacht": 3, "doublé": 2, "triplé": 3,
 }  # fmt: skip
+#: A share said as a count: "1 in 5", "one in five", "3 out of 4", "one in every ten".
+_SMALL_COUNT = r"(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|twenty|hundred)"
+_ONE_IN = re.compile(rf"(?<![\w.,])(?P<n>{_SMALL_COUNT})\s(?:in|out of)\s(?:every\s)?(?P<d>{_SMALL_COUNT})(?![\w.,])")
 _DIGIT_FRACTION = re.compile(r"(?<![\d/.,])([1-9])\s?/\s?([2-9]|1[0-2])(?![\d/])")
 _FRACTION_PHRASE = re.compile(
     r"(?:\b(?P<n>a|an|one|two|three|four|five|ein|eine|un|une|deux|trois)[\s-]+)?(?<![^\W_])(?P<f>"
@@ -613,12 +626,17 @@ _FRACTION_PHRASE = re.compile(
 
 
 def _ratios(text: str) -> tuple[list[Quantity], str]:
-    """Fractions ("1/3", "two thirds", "half") and multipliers ("fivefold", "doubled"), and the text
-    with digit fractions blanked (their digits are no counts)."""
+    """Fractions ("1/3", "two thirds", "half", "1 in 5") and multipliers ("fivefold", "doubled"), and
+    the text with digit fractions blanked (their digits are no counts)."""
     found: list[Quantity] = []
     for m in _DIGIT_FRACTION.finditer(text):
         found.append(Quantity(m.group(), frozenset({_fraction(int(m.group(1)), int(m.group(2)))}), FRACTION))
     text = _DIGIT_FRACTION.sub(lambda m: " " * len(m.group()), text)
+    for m in _ONE_IN.finditer(text):
+        part, whole = _small(m.group("n")), _small(m.group("d"))
+        if part is not None and whole and part < whole:
+            found.append(Quantity(m.group(), frozenset({_fraction(part, whole)}), FRACTION))
+    text = _ONE_IN.sub(lambda m: " " * len(m.group()), text)
     for m in _FRACTION_PHRASE.finditer(text):
         word = m.group("f")
         if word in _MULTIPLIERS:
@@ -628,6 +646,13 @@ def _ratios(text: str) -> tuple[list[Quantity], str]:
             said = text[m.start() : m.end("f")].strip()
             found.append(Quantity(said, frozenset({_fraction(count, _FRACTION_WORDS[word])}), FRACTION))
     return found, text
+
+
+def _small(word: str) -> int | None:
+    """A count of up to 100, in digits or English words."""
+    if word.isdigit():
+        return int(word) if int(word) <= 100 else None
+    return SPELLED.get(word)
 
 
 def _fraction(numerator: int, denominator: int) -> Decimal:

@@ -705,12 +705,27 @@ class Verifier:
         else:
             counted = ()
         absent = unbacked(claimed, given)
+        # a bound against a bound of the quote's sentence is a threshold against the threshold there
+        # ("above 0.9" against "score above 0.8", "größer als zwei Rechte" against "kleiner als zwei
+        # Rechte"): no other sentence's number backs it
+        bounds = ("above", "below")
+        pinned = [
+            q.text
+            for q in claimed.quantities
+            if q.hedge in bounds
+            and (
+                limits := [
+                    e for e in given.quantities if e.hedge in bounds and (not q.unit or e.unit in (q.unit, None))
+                ]
+            )
+            and not any(q.backed_by(e) for e in limits)
+        ]
         if absent and counted:
             # the uncited clause's number is backed by the chunk it is cited with wherever the chunk
             # states it ("The authors evaluated 48 tables; "… 36 tables were consistent"" with "48
             # tables" two sentences before the quote's)
             elsewhere = {q.text for q in counted if q.text in absent} - set(
-                unbacked(Numbers(counted, ()), numbers(fold(chunk.text).text, lang, claim=False))
+                unbacked(Numbers(counted, ()), numbers(fold(chunk.text).text, lang, claim=False), unstated_ok=False)
             )
             absent = [t for t in absent if t not in elsewhere]
         if absent:
@@ -719,7 +734,7 @@ class Verifier:
             # of the same kind ("90% of the costs" is not "50 % of the costs")
             around = _sentences_around(chunk.text, *_neighbour_span(chunk.text, matches))
             context = numbers(fold(around).text, lang, claim=False)
-            backed = set(absent) - set(unbacked(claimed, context))
+            backed = set(absent) - set(unbacked(claimed, context, unstated_ok=False))
             absent = [t for t in absent if t not in backed or same_unit_elsewhere(t, claimed, given)]
         if absent and (lead := _lead_in(chunk.text, matches[0].start)):
             # the lead-in of the list the quote is an item of is the item's sentence too ("You
@@ -730,12 +745,16 @@ class Verifier:
                     tuple(d for d in claimed.dates if d.text in absent),
                 ),
                 numbers(fold(lead).text, lang, claim=False),
+                unstated_ok=False,
             )
         if absent and (heading := _heading_before(chunk.text, matches[0].start)):
             # a year or a date of the heading the quote stands under ("For 2008 you "may deduct …""
             # under "What's New for 2008"): the section's scope, which a claim carries over
-            scoped = set(absent) - set(unbacked(claimed, numbers(fold(heading).text, lang, claim=False)))
+            scoped = set(absent) - set(
+                unbacked(claimed, numbers(fold(heading).text, lang, claim=False), unstated_ok=False)
+            )
             absent = [t for t in absent if t not in scoped or not _year_or_date(t, claimed)]
+        absent = list(dict.fromkeys([*absent, *pinned]))
         if absent:
             result.flags.append("numeric_mismatch")
             verb = "is" if len(absent) == 1 else "are"
