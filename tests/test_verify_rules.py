@@ -841,6 +841,15 @@ def test_words_of_scripts_without_spaces_count_two_characters_each() -> None:
         ("Das Ergebnis ist keineswegs eindeutig.", "Das Ergebnis ist", True),
         ("Le bâtiment n’est plus protégé par le règlement.", "Le bâtiment", True),
         ("Le bâtiment est protégé par le règlement.", "Le bâtiment", False),
+        # an item of a list run into the sentence: the list's head and its own words, not the
+        # other items'
+        (
+            "We remove papers with (i) no title, (ii) no authors, (iii) fewer than 100 characters of text in Zürich.",
+            "fewer than 100 characters of text",
+            False,
+        ),
+        ("We do not remove papers with (i) short titles, (ii) fewer than 100 characters.", "fewer than 100", True),
+        ("Es gilt: a) keine Frist, b) eine Gebühr von 5 €.", "eine Gebühr von 5 €", False),
     ],
 )
 def test_the_negations_that_apply_to_a_quote(text: str, quote: str, negated: bool) -> None:

@@ -1163,6 +1163,10 @@ _FINITE_VERBS = frozenset(
 )
 
 
+#: The mark of an item of a list run into a sentence: "(ii) ", "(b) ", "3) "
+_INLINE_ITEM = re.compile(r"(?<!\w)\(?(?:[ivx]{1,4}|[a-h]|\d{1,2})\)\s")
+
+
 def _scope_around(text: str, start: int, end: int) -> str:
     """The part of the clause around ``[start, end)`` whose negations apply to it: the clause (see
     :func:`_clause_around`) from the end of a leading subordinate clause ("When an employee can no
@@ -1171,6 +1175,11 @@ def _scope_around(text: str, start: int, end: int) -> str:
     negation right after the quote stays ("die Kosten für Brillen nicht")."""
     cs, ce = _clause_bounds(text, start, end)
     before, quoted, after = text[cs:start], text[start:end], text[end:ce]
+    items = list(_INLINE_ITEM.finditer(before))
+    if items:
+        # an item of an inline list ("remove papers with (i) no title, (ii) no authors, (iii) fewer
+        # than 100 characters"): the list's head and this item, not the other items' negations
+        before = before[: items[0].start()] + " " + before[items[-1].end() :]
     first = _WORD.search(before)
     if first and first.group().lower() in _SUBORDINATORS and "," in before:
         before = before[before.rindex(",") + 1 :]
