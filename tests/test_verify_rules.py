@@ -684,6 +684,20 @@ def test_numbers_a_claim_spells_or_dates_or_takes_from_the_sentence_before(
             "verified",
             True,
         ),
+        # a claim negated by a word of shortfall ("lack") restates evidence that says "limited"
+        (
+            "r7n",
+            'Current models lack long-form skill, being "limited in reasoning and long-form generation" [S1].',
+            "verified",
+            True,
+        ),
+        (
+            "r7n",
+            'Current models are not weak at long-form text, being "limited in reasoning and long-form generation" '
+            "[S1].",
+            "verified",
+            False,
+        ),
         # "N times" says how often unless a comparison follows it ("2.7 times faster")
         ("r7c", 'It was cited 5,000 times, "suggesting that it is a popular dataset" [S1].', "verified", False),
         ("r7c", 'It was cited 500 times, "suggesting that it is a popular dataset" [S1].', "verified", True),
@@ -722,7 +736,7 @@ def test_numbers_and_negations_as_answers_write_them(
         "r7n": "At inference time, our model does not require any citation information. Of the surveyed papers, "
         "119 papers (73%) do not perform human evaluation on long-form summaries. There is no formal procedure "
         "for teacher assessment in Zürich. But methods like SGC cannot be used in real-world setting to embed new "
-        "papers that are not cited yet.",
+        "papers that are not cited yet. Current models are limited in reasoning and long-form generation.",
         "r7c": "The dataset is highly cited with 500 citations, suggesting that it is a popular dataset. At 2.7 "
         "times the speed of the old one, the new index of Zürich is faster. It applies if you were present for "
         "fewer than 183 days during 2007. Each title is read 2 times. A pair is linked when its score is above "

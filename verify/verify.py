@@ -801,6 +801,8 @@ class Verifier:
         led = bool(answer_lead) and (bool(lead) or not _list_item(chunk.text, matches[0].start))
         negated_claim = _negated(claimed) or (led and _negated(answer_lead))
         negated_evidence = _negated(scope) or _negated(lead)
+        if negated_claim and not negated_evidence and lang == "en" and _says_less(claimed, scope):
+            return False
         if negated_claim != negated_evidence:
             if own_words and negated_evidence:
                 denied = _negation_targets(scope + " " + lead)
@@ -1423,6 +1425,21 @@ def _restates_denied(claimed: str, whole: str, evidence: str) -> bool:
         if len(content & span) >= 2:
             return True
     return False
+
+
+#: Negative words that say "not enough" rather than "not at all" ("lack", "unable"): a claim whose
+#: only negation is one of them agrees with evidence that says "limited", "few", "insufficient".
+_SHORTFALL = frozenset("lack lacks lacked lacking unable".split())
+_LESS = frozenset("limited few little insufficient inadequate scarce poor weak lacking short lower less".split())
+
+
+def _says_less(claimed: str, evidence: str) -> bool:
+    """Whether a claim negated only by a word of shortfall ("LLMs *lack* strong long-form
+    generation") restates evidence that says "less" in a positive sentence ("*limited* in … long-form
+    generation capabilities")."""
+    plain = _NOT_NEGATIONS.sub(" ", claimed)
+    denying = {w.lower() for w in _WORD.findall(plain) if _denies(w.lower())}
+    return bool(denying) and denying <= _SHORTFALL and any(w.lower() in _LESS for w in _WORD.findall(evidence))
 
 
 def _antonym_in(word: str, stems: set[str]) -> bool:
