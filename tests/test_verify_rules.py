@@ -684,6 +684,21 @@ def test_numbers_a_claim_spells_or_dates_or_takes_from_the_sentence_before(
             "verified",
             True,
         ),
+        # ... in a verb of the same sense too ("change" for "alter")
+        (
+            "r7n",
+            'Events change the geometry, as the model notes: "Event information does not alter the geometric '
+            'representation in any way" [S1].',
+            "verified",
+            False,
+        ),
+        (
+            "r7n",
+            'Events leave the geometry as it is, as the model notes: "Event information does not alter the '
+            'geometric representation in any way" [S1].',
+            "verified",
+            True,
+        ),
         # a claim negated by a word of shortfall ("lack") restates evidence that says "limited"
         (
             "r7n",
@@ -736,7 +751,8 @@ def test_numbers_and_negations_as_answers_write_them(
         "r7n": "At inference time, our model does not require any citation information. Of the surveyed papers, "
         "119 papers (73%) do not perform human evaluation on long-form summaries. There is no formal procedure "
         "for teacher assessment in Zürich. But methods like SGC cannot be used in real-world setting to embed new "
-        "papers that are not cited yet. Current models are limited in reasoning and long-form generation.",
+        "papers that are not cited yet. Current models are limited in reasoning and long-form generation. Event "
+        "information does not alter the geometric representation in any way.",
         "r7c": "The dataset is highly cited with 500 citations, suggesting that it is a popular dataset. At 2.7 "
         "times the speed of the old one, the new index of Zürich is faster. It applies if you were present for "
         "fewer than 183 days during 2007. Each title is read 2 times. A pair is linked when its score is above "

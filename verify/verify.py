@@ -1412,14 +1412,14 @@ def _restates_denied(claimed: str, whole: str, evidence: str) -> bool:
     if any(w.lower() in _NEGATIVE_WORDS for w in _WORD.findall(whole)):
         return False
     claim_words = [w.lower() for w in _WORD.findall(claimed)]
-    content = {w[:5] for w in claim_words if len(w) >= 3 and w not in _BETWEEN}
+    content = {_SAME_SENSE.get(w[:5], w[:5]) for w in claim_words if len(w) >= 3 and w not in _BETWEEN}
     words = [w.lower() for w in _WORD.findall(_NOT_NEGATIONS.sub(" ", evidence))]
     at = [k for k, w in enumerate(words) if _denies(w)]
     for k, nxt in zip(at, [*at[1:], len(words)], strict=True):
         # what the negation governs: up to the next negation, or a word joining another predicate
         # or opening a clause ("do not pay it *and* report it")
         end = next((j for j in range(k + 1, nxt) if words[j] in _COORDINATORS or words[j] in _SUBORDINATORS), nxt)
-        span = {w[:5] for w in words[k + 1 : end] if len(w) >= 3 and w not in _BETWEEN}
+        span = {_SAME_SENSE.get(w[:5], w[:5]) for w in words[k + 1 : end] if len(w) >= 3 and w not in _BETWEEN}
         if any(_antonym_in(w, span) for w in claim_words):
             continue
         if len(content & span) >= 2:
@@ -1427,6 +1427,26 @@ def _restates_denied(claimed: str, whole: str, evidence: str) -> bool:
     return False
 
 
+#: Verbs that papers, manuals and answers use for one another, by their first five letters: a
+#: claim that says "change" restates a negation of "alter" ("Events change the geometry" against
+#: "does not alter the geometric representation").
+_SAME_SENSE = {
+    stem: group.split()[0]
+    for group in (
+        "alter chang modif",
+        "requi need neede",
+        "perfo condu run runs carri",
+        "emplo use uses used utili",
+        "inclu conta",
+        "incre raise rises",
+        "reduc decre lower",
+        "allow permi enabl",
+        "affec influ impac",
+        "provi offer",
+        "demon show shows",
+    )
+    for stem in group.split()
+}
 #: Negative words that say "not enough" rather than "not at all" ("lack", "unable"): a claim whose
 #: only negation is one of them agrees with evidence that says "limited", "few", "insufficient".
 _SHORTFALL = frozenset("lack lacks lacked lacking unable".split())
