@@ -684,6 +684,21 @@ def test_numbers_a_claim_spells_or_dates_or_takes_from_the_sentence_before(
             "verified",
             True,
         ),
+        # "NE" in capitals is an acronym, not French "ne"; "rare" is the claim's own negative
+        (
+            "r7n",
+            'The NE tagger told hurricane names apart from person names ("Our NE tagger did not distinguish a '
+            'hurricane name from a person") [S1].',
+            "verified",
+            False,
+        ),
+        (
+            "r7n",
+            'Human evaluation of long-form summaries is rare ("119 papers (73%) do not perform human evaluation on '
+            'long-form summaries") [S1].',
+            "verified",
+            True,
+        ),
         # ... in a verb of the same sense too ("change" for "alter")
         (
             "r7n",
@@ -752,7 +767,8 @@ def test_numbers_and_negations_as_answers_write_them(
         "119 papers (73%) do not perform human evaluation on long-form summaries. There is no formal procedure "
         "for teacher assessment in Zürich. But methods like SGC cannot be used in real-world setting to embed new "
         "papers that are not cited yet. Current models are limited in reasoning and long-form generation. Event "
-        "information does not alter the geometric representation in any way.",
+        "information does not alter the geometric representation in any way. Our NE tagger did not distinguish a "
+        "hurricane name from a person.",
         "r7c": "The dataset is highly cited with 500 citations, suggesting that it is a popular dataset. At 2.7 "
         "times the speed of the old one, the new index of Zürich is faster. It applies if you were present for "
         "fewer than 183 days during 2007. Each title is read 2 times. A pair is linked when its score is above "
@@ -1288,6 +1304,8 @@ def test_a_written_number_has_one_value(number: str, lang: str, value: str) -> N
         ("about half of them", "47% of them", "en", []),
         ("half of them", "6 of 12 of them", "en", []),
         ("a third of patients", "1 in 5 patients find a mistake", "en", ["a third"]),
+        ("more than half of the papers", "57% of the papers in Zürich", "en", []),
+        ("more than half of the papers", "47% of the papers in Zürich", "en", ["half"]),
         ("one in five patients", "20% of the patients in Zürich", "en", []),
         # bounds in German, and a bound denied ("no more than" is "at most")
         ("größer als zwei rechte", "kleiner als zwei rechte", "de", ["zwei"]),

@@ -259,7 +259,12 @@ class Quantity:
         if self.values & other.values:
             return True
         if self.unit == FRACTION and other.unit == FRACTION:
-            # a fraction in words is a round share: "a third" for 33%, "about half" for 47%
+            # a fraction in words is a round share: "a third" for 33%, "about half" for 47%; a bound
+            # holds of any share beyond it ("more than half" for 57%)
+            if self.hedge == "above":
+                return any(t > m for t in other.values for m in self.values)
+            if self.hedge == "below":
+                return any(t < m for t in other.values for m in self.values)
             reach = FRACTION_NEAR if self.hedge else FRACTION_CLOSE
             return any(abs(t - m) <= reach for t in other.values for m in self.values)
         mine_written = min(self.values) if self.scale != 1 else None
@@ -644,7 +649,9 @@ def _ratios(text: str) -> tuple[list[Quantity], str]:
         elif word in _FRACTION_WORDS and (word in ("half", "hälfte", "moitié") or m.group("n") or m.group("of")):
             count = SPELLED.get(m.group("n") or "", 1) or 1
             said = text[m.start() : m.end("f")].strip()
-            found.append(Quantity(said, frozenset({_fraction(count, _FRACTION_WORDS[word])}), FRACTION))
+            before = text[max(0, m.start() - 24) : m.start()]
+            hedge = next((h for pattern, h in _HEDGES if pattern.search(before)), None)
+            found.append(Quantity(said, frozenset({_fraction(count, _FRACTION_WORDS[word])}), FRACTION, hedge))
     return found, text
 
 

@@ -1225,16 +1225,18 @@ def _without(claim: str, quotes: tuple[str, ...]) -> str:
 
 #: Phrases with a negative word that assert rather than deny: "not only … but also", "no doubt",
 #: "not surprisingly", a double negative ("not uncommon", "nicht unwichtig"), French "ne … que"
-#: (only), German "nicht nur".
+#: (only), German "nicht nur"; and "NE" in capitals, an acronym ("named entity").
 _NOT_NEGATIONS = re.compile(
     r"\b(?:not only|not just|not merely|no doubt|not surprisingly|not least|not unlike|nonetheless|"
     r"nevertheless|not un\w+|nicht nur|nicht zuletzt|nicht un\w+|non seulement|pas seulement)\b"
     r"|\bn(?:e\s|['’])(?:(?!(?:pas|jamais|plus|rien|aucune?)\b)[^\W\d_]+['’]?\s?){1,3}?que?\b"
-    r"(?![^.;]*\b(?:pas|jamais|plus|rien|aucune?)\b)",
+    r"(?![^.;]*\b(?:pas|jamais|plus|rien|aucune?)\b)"
+    r"|(?-i:\bNE\b)",  # the acronym ("our NE tagger"), not French "ne"
     re.IGNORECASE,
 )
 
 
+_ACRONYM_NE = re.compile(r"\bNE\b")
 #: French "n’" before a verb is "ne" ("n’est plus", "n’a jamais", "n’est guère")
 _ELIDED_NE = re.compile(r"\bn['’](?=[^\W\d_])", re.IGNORECASE)
 #: Chinese negations are characters inside a word ("未经审计": not audited; "并非", "没有", "无法"); 非
@@ -1331,7 +1333,7 @@ def _negation_targets(text: str) -> list[str]:
     that is not a function word ("not *shared*", "does not *pay*", "aucune *opposition*"; German
     puts the negation after what it denies, "wird nicht *geführt*" at a clause's end, so that a
     negation without a word after it denies none here)."""
-    words = [w.lower() for w in _WORD.findall(text)]
+    words = [w.lower() for w in _WORD.findall(_ACRONYM_NE.sub(" ", text))]
     out = []
     for k, w in enumerate(words):
         if _denies(w):
@@ -1395,7 +1397,8 @@ _NEGATIVE_WORDS = frozenset(
     seldom hardly barely little few fewer less least only instead rather except lose loses lost miss
     misses missed missing forgo forgoes forgoing refrain refrains abstain decline declines declined
     unable impossible cease ceases ceased stop stops stopped insufficient inadequate limited beyond
-    outside unlike whereas contrast contrary opposed however although though but
+    outside unlike whereas contrast contrary opposed however although though but rare uncommon
+    infrequent infrequently scarce scarcely minority unusual exception
     """.split()
 )
 _ANTONYM_PREFIXES = ("non", "un", "in", "im", "il", "ir", "dis", "mis")
