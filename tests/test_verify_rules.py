@@ -1307,6 +1307,10 @@ def test_a_written_number_has_one_value(number: str, lang: str, value: str) -> N
         ("more than half of the papers", "57% of the papers in Zürich", "en", []),
         ("more than half of the papers", "47% of the papers in Zürich", "en", ["half"]),
         ("one in five patients", "20% of the patients in Zürich", "en", []),
+        # the evidence's "3 out of 4" counts as well; a claim's states the share
+        ("3 of 4 tests in Zürich", "3 out of 4 tests passed", "en", []),
+        ("3 out of 4 tests", "75% of the tests in Zürich", "en", []),
+        ("20 requests", "the desk answered 20 in 30 minutes", "en", []),
         # bounds in German, and a bound denied ("no more than" is "at most")
         ("größer als zwei rechte", "kleiner als zwei rechte", "de", ["zwei"]),
         ("no more than 5 days", "at most 5 days", "en", []),

@@ -326,7 +326,7 @@ def numbers(folded: str, lang: str, *, claim: bool) -> Numbers:
         text = LABELLED.sub(lambda m: " " * len(m.group()), text)
         text = _CODE_DIGITS.sub(lambda m: " " * len(m.group()), text)
     dates, text = _dates(text)
-    ratios, text = _ratios(text)
+    ratios, text = _ratios(text, claim=claim)
     quantities = [_quantity(m, lang, text) for m in _NUMBER.finditer(text)]
     quantities += _spelled(text, claim=claim) + _chinese(text, claim=claim) + ratios
     return Numbers(tuple(q for q in quantities if q.values), tuple(dates))
@@ -620,8 +620,12 @@ _MULTIPLIERS = {
     "verdoppelt": 2, "verdreifacht": 3, "doublé": 2, "triplé": 3,
 }  # fmt: skip
 #: A share said as a count: "1 in 5", "one in five", "3 out of 4", "one in every ten".
-_SMALL_COUNT = r"(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|twenty|hundred)"
-_ONE_IN = re.compile(rf"(?<![\w.,])(?P<n>{_SMALL_COUNT})\s(?:in|out of)\s(?:every\s)?(?P<d>{_SMALL_COUNT})(?![\w.,])")
+#: (a part of at most ten; "20 in 30 minutes" and "3 in 10 days" are counts and a duration)
+_ONE_IN = re.compile(
+    r"(?<![\w.,])(?P<n>10|[1-9]|one|two|three|four|five|six|seven|eight|nine|ten)\s(?:in|out of)\s(?:every\s)?"
+    r"(?P<d>\d{1,3}|two|three|four|five|six|seven|eight|nine|ten|twenty|hundred)(?![\w.,])"
+    r"(?!\s(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b)"
+)
 _DIGIT_FRACTION = re.compile(r"(?<![\d/.,])([1-9])\s?/\s?([2-9]|1[0-2])(?![\d/])")
 _FRACTION_PHRASE = re.compile(
     r"(?:\b(?P<n>a|an|one|two|three|four|five|ein|eine|un|une|deux|trois)[\s-]+)?(?<![^\W_])(?P<f>"
@@ -630,18 +634,23 @@ _FRACTION_PHRASE = re.compile(
 )
 
 
-def _ratios(text: str) -> tuple[list[Quantity], str]:
+def _ratios(text: str, *, claim: bool = False) -> tuple[list[Quantity], str]:
     """Fractions ("1/3", "two thirds", "half", "1 in 5") and multipliers ("fivefold", "doubled"), and
-    the text with digit fractions blanked (their digits are no counts)."""
+    the text with digit fractions blanked (their digits are no counts; those of "1 in 5" are, but in
+    a claim, which states the share)."""
     found: list[Quantity] = []
     for m in _DIGIT_FRACTION.finditer(text):
         found.append(Quantity(m.group(), frozenset({_fraction(int(m.group(1)), int(m.group(2)))}), FRACTION))
     text = _DIGIT_FRACTION.sub(lambda m: " " * len(m.group()), text)
+    shares = []
     for m in _ONE_IN.finditer(text):
         part, whole = _small(m.group("n")), _small(m.group("d"))
         if part is not None and whole and part < whole:
             found.append(Quantity(m.group(), frozenset({_fraction(part, whole)}), FRACTION))
-    text = _ONE_IN.sub(lambda m: " " * len(m.group()), text)
+            shares.append(m.span())
+    if claim:  # a claim's "one in five" states the share; the evidence's "3 out of 4 tests" counts too
+        for s, e in shares:
+            text = text[:s] + " " * (e - s) + text[e:]
     for m in _FRACTION_PHRASE.finditer(text):
         word = m.group("f")
         if word in _MULTIPLIERS:
