@@ -49,7 +49,10 @@ _CHAR_FOLD: dict[str, str] = {**FULLWIDTH, **QUOTES, **DASHES, **LIGATURES, **MA
 _INVISIBLE = re.compile("[" + INVISIBLE + "]")
 _SPECIAL = re.compile(
     r"\(cid:\d+\)"  # pdfminer's name for a glyph without a Unicode mapping
-    "|[˝¨ˆ˜¸ˇ˘˙˚¯][^\\W\\d_]|[´`][aeiouyAEIOUY]"  # a spacing accent and the letter it stands over
+    # a spacing accent and the letter it stands over (the acute and grave only over a vowel)
+    + "|["
+    + "".join(a for a in SPACING_ACCENTS if a not in "´`")
+    + "][^\\W\\d_]|[´`][aeiouyAEIOUY]"
     # (the mathematical letters as their block's range: a class of a thousand single characters
     # costs every fold twice the time)
     "|[" + re.escape("".join(k for k in _CHAR_FOLD if len(k) == 1 and k < "\U0001d400")) + "\U0001d400-\U0001d7ff]"

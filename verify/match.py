@@ -608,18 +608,11 @@ def _boundary(text: str, at: int, edge: str, *, before: bool) -> bool:
     """Whether ``text`` has a word boundary at ``at`` next to the needle's ``edge`` character. A
     hyphen inside a compound is none: "optimal" starts inside "sub-optimal", "network claims" inside
     "Out-of-network claims", whose first part the quote leaves out."""
-    if before:
-        if at == 0:
-            return True
-        other = text[at - 1]
-        beyond = text[at - 2] if at >= 2 else ""
-    else:
-        if at == len(text):
-            return True
-        other = text[at]
-        beyond = text[at + 1] if at + 1 < len(text) else ""
-    if other == "-" and beyond.isalpha() and edge.isalpha():
+    if at == (0 if before else len(text)):
+        return True
+    if _in_compound(text, at, before=before):  # (``edge`` is the text's own letter beside ``at``)
         return False
+    other = text[at - 1] if before else text[at]
     return not (other.isalnum() and edge.isalnum()) or is_cjk(other) or is_cjk(edge)
 
 

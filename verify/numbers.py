@@ -441,7 +441,7 @@ def _quantity(m: re.Match[str], lang: str, text: str) -> Quantity:
     elif unit in ("x", "×", "times", "fold", "mal", "fois", "倍"):
         unit = TIMES
     before = text[max(0, m.start() - 24) : m.start()]
-    hedge = next((h for pattern, h in _HEDGES if pattern.search(before)), None)
+    hedge = _hedge_before(text, m.start())
     sign = re.search(r"([$€£¥])\s?$", before)
     rate = _PERIOD.match(text, m.end())
     return Quantity(
@@ -453,6 +453,12 @@ def _quantity(m: re.Match[str], lang: str, text: str) -> Quantity:
         sign.group(1) if sign else None,
         _period(rate.group(1) or rate.group(2)) if rate else None,
     )
+
+
+def _hedge_before(text: str, start: int) -> str | None:
+    """The hedge ("above", "below", "near") the words right before ``start`` put on a number."""
+    before = text[max(0, start - 24) : start]
+    return next((h for pattern, h in _HEDGES if pattern.search(before)), None)
 
 
 def _period(word: str) -> str | None:
@@ -552,8 +558,7 @@ def _spelled(text: str, *, claim: bool) -> list[Quantity]:
             following = after.group(1) if after else ""
         if claim and len(parts) == 1 and end == m.end() and m.group() in SPELLED_AMBIGUOUS:
             continue
-        before = text[max(0, start - 24) : start]
-        hedge = next((h for pattern, h in _HEDGES if pattern.search(before)), None)
+        hedge = _hedge_before(text, start)
         out.append(Quantity(text[start:end], frozenset({Decimal(value)}), following or None, hedge))
     return out
 
@@ -658,8 +663,7 @@ def _ratios(text: str, *, claim: bool = False) -> tuple[list[Quantity], str]:
         elif word in _FRACTION_WORDS and (word in ("half", "hälfte", "moitié") or m.group("n") or m.group("of")):
             count = SPELLED.get(m.group("n") or "", 1) or 1
             said = text[m.start() : m.end("f")].strip()
-            before = text[max(0, m.start() - 24) : m.start()]
-            hedge = next((h for pattern, h in _HEDGES if pattern.search(before)), None)
+            hedge = _hedge_before(text, m.start())
             found.append(Quantity(said, frozenset({_fraction(count, _FRACTION_WORDS[word])}), FRACTION, hedge))
     return found, text
 

@@ -1223,6 +1223,8 @@ def _without(claim: str, quotes: tuple[str, ...]) -> str:
     return claim
 
 
+#: "NE" in capitals: an acronym ("our NE tagger": named entity), not French "ne"
+_ACRONYM_NE = re.compile(r"\bNE\b")
 #: Phrases with a negative word that assert rather than deny: "not only … but also", "no doubt",
 #: "not surprisingly", a double negative ("not uncommon", "nicht unwichtig"), French "ne … que"
 #: (only), German "nicht nur"; and "NE" in capitals, an acronym ("named entity").
@@ -1231,12 +1233,9 @@ _NOT_NEGATIONS = re.compile(
     r"nevertheless|not un\w+|nicht nur|nicht zuletzt|nicht un\w+|non seulement|pas seulement)\b"
     r"|\bn(?:e\s|['’])(?:(?!(?:pas|jamais|plus|rien|aucune?)\b)[^\W\d_]+['’]?\s?){1,3}?que?\b"
     r"(?![^.;]*\b(?:pas|jamais|plus|rien|aucune?)\b)"
-    r"|(?-i:\bNE\b)",  # the acronym ("our NE tagger"), not French "ne"
+    rf"|(?-i:{_ACRONYM_NE.pattern})",
     re.IGNORECASE,
 )
-
-
-_ACRONYM_NE = re.compile(r"\bNE\b")
 #: French "n’" before a verb is "ne" ("n’est plus", "n’a jamais", "n’est guère")
 _ELIDED_NE = re.compile(r"\bn['’](?=[^\W\d_])", re.IGNORECASE)
 #: Chinese negations are characters inside a word ("未经审计": not audited; "并非", "没有", "无法"); 非
@@ -1415,14 +1414,14 @@ def _restates_denied(claimed: str, whole: str, evidence: str) -> bool:
     if any(w.lower() in _NEGATIVE_WORDS for w in _WORD.findall(whole)):
         return False
     claim_words = [w.lower() for w in _WORD.findall(claimed)]
-    content = {_SAME_SENSE.get(w[:5], w[:5]) for w in claim_words if len(w) >= 3 and w not in _BETWEEN}
+    content = {_sense(w) for w in claim_words if len(w) >= 3 and w not in _BETWEEN}
     words = [w.lower() for w in _WORD.findall(_NOT_NEGATIONS.sub(" ", evidence))]
     at = [k for k, w in enumerate(words) if _denies(w)]
     for k, nxt in zip(at, [*at[1:], len(words)], strict=True):
         # what the negation governs: up to the next negation, or a word joining another predicate
         # or opening a clause ("do not pay it *and* report it")
         end = next((j for j in range(k + 1, nxt) if words[j] in _COORDINATORS or words[j] in _SUBORDINATORS), nxt)
-        span = {_SAME_SENSE.get(w[:5], w[:5]) for w in words[k + 1 : end] if len(w) >= 3 and w not in _BETWEEN}
+        span = {_sense(w) for w in words[k + 1 : end] if len(w) >= 3 and w not in _BETWEEN}
         if any(_antonym_in(w, span) for w in claim_words):
             continue
         if len(content & span) >= 2:
@@ -1450,6 +1449,13 @@ _SAME_SENSE = {
     )
     for stem in group.split()
 }
+
+
+def _sense(word: str) -> str:
+    """A content word's first five letters, one for verbs of one sense (see :data:`_SAME_SENSE`)."""
+    return _SAME_SENSE.get(word[:5], word[:5])
+
+
 #: Negative words that say "not enough" rather than "not at all" ("lack", "unable"): a claim whose
 #: only negation is one of them agrees with evidence that says "limited", "few", "insufficient".
 _SHORTFALL = frozenset("lack lacks lacked lacking unable".split())
