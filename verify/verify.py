@@ -689,6 +689,7 @@ class Verifier:
         required terms must be there."""
         evidence = _sentences_around(chunk.text, matches[0].start, matches[-1].end)
         folded_evidence = fold(evidence).text
+        lead = _lead_in(chunk.text, matches[0].start)  # (for the numbers and the polarity both)
         said = _without(cit.claim, cit.other_quotes) if cit.claim else cit.quote or ""
         lang = self.lookup.language(chunk.version_id)
         claimed = numbers(_ocr_words_blanked(fold(said).text, folded_evidence), lang, claim=True)
@@ -736,7 +737,7 @@ class Verifier:
             context = numbers(fold(around).text, lang, claim=False)
             backed = set(absent) - set(unbacked(claimed, context, unstated_ok=False))
             absent = [t for t in absent if t not in backed or same_unit_elsewhere(t, claimed, given)]
-        if absent and (lead := _lead_in(chunk.text, matches[0].start)):
+        if absent and lead:
             # the lead-in of the list the quote is an item of is the item's sentence too ("You
             # expatriated after June 3, 2004, and: … 2. Your net worth … was $2,000,000 or more")
             absent = unbacked(
@@ -760,7 +761,7 @@ class Verifier:
             verb = "is" if len(absent) == 1 else "are"
             result.reason += f"; the claim's {', '.join(dict.fromkeys(absent))} {verb} not in the quote's sentence"
         if cit.claim and self._polarity_differs(
-            *_claim_scope(said, cit.quote), said, cit.lead_in or "", chunk, matches, evidence, lang
+            *_claim_scope(said, cit.quote), said, cit.lead_in or "", lead, chunk, matches, evidence, lang
         ):
             result.flags.append("negation_mismatch")
         missing = [t for t in cit.required_terms if not _has_term(t, folded_evidence)]
@@ -777,6 +778,7 @@ class Verifier:
         own_words: bool,
         whole: str,
         answer_lead: str,
+        lead: str,
         chunk: ChunkInfo,
         matches: list[Match],
         evidence: str,
@@ -792,10 +794,10 @@ class Verifier:
         in English also in other words (see :func:`_restates_denied`); else the claim may say it in
         other words ("Teacher assessment is informal: "There is no formal procedure …""), or of
         another part of the quote. ``whole`` is the claim with its leading clause, which may set it
-        against the quote ("Unlike SGC, …"); ``answer_lead`` the lead-in of the answer's list the
-        claim is an item of, whose negation is the item's as on the evidence side."""
+        against the quote ("Unlike SGC, …"); ``answer_lead`` is the lead-in of the answer's list the
+        claim is an item of, ``lead`` that of the source's list the quote is an item of: each one's
+        negation is its item's."""
         scope = _scope_around(chunk.text, matches[0].start, matches[-1].end)
-        lead = _lead_in(chunk.text, matches[0].start)
         # the answer's list lead-in is held against the source's: not where the source's item has
         # its lead-in outside the chunk (a list that runs on from the chunk before)
         led = bool(answer_lead) and (bool(lead) or not _list_item(chunk.text, matches[0].start))
