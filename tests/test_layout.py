@@ -413,6 +413,55 @@ def test_independent_needs_a_column_of_lines_and_few_shared_baselines() -> None:
     assert not blocks._independent(side(60, grid), side(300, wrapped), S)
 
 
+EXAMPLE = [
+    "Beispiel. Frau Grün ist verwitwet und ihr zu versteuerndes Einkommen",
+    "auf Zeile 40 beträgt 25.300 €. Zuerst sucht sie die Zeile für ihr",
+    "Einkommen und liest dann die Spalte für verwitwete Personen bis zu",
+    "dem Betrag, den sie auf Zeile 41 einträgt: genau 3.016 € Steuer.",
+]
+SAMPLE_TABLE = [("25.200", "25.250", "3.393"), ("25.250", "25.300", "3.400"), ("25.300", "25.350", "3.408"),
+                ("25.350", "25.400", "3.415"), ("25.400", "25.450", "3.423")]  # fmt: skip
+
+
+def test_a_paragraph_beside_a_small_table_reads_whole_then_the_table() -> None:
+    """The IRS's worked example beside its sample tax table: the table's rows, at their own pitch,
+    land near the paragraph's baselines, so the two sides look like one table's cells. The
+    paragraph's lines run on into each other and are long: it reads whole, then the table's rows."""
+    drawn = [glyphs(t, 50, 100 + 9.5 * k, 8) for k, t in enumerate(EXAMPLE)]
+    for k, row in enumerate(SAMPLE_TABLE):
+        drawn += [glyphs(cell, 360 + 45 * c, 101.5 + 7.3 * k, 6.5) for c, cell in enumerate(row)]
+    assert texts(page(*drawn)) == [*EXAMPLE, *("\t".join(row) for row in SAMPLE_TABLE)]
+
+
+def test_a_table_whose_long_cells_end_their_rows_stays_rows() -> None:
+    """Long cells that each end a sentence are a table's (a list of rules beside their sections):
+    they stay rows with their neighbours."""
+    rules = ["Die Frist läuft ab dem Tag der Zustellung des Bescheids an.",
+             "Ein Einspruch ist schriftlich beim zuständigen Finanzamt einzulegen.",
+             "Über den Einspruch entscheidet die Behörde, die den Bescheid erließ.",
+             "Die Entscheidung ergeht schriftlich und wird förmlich zugestellt."]  # fmt: skip
+    drawn = [glyphs(t, 50, 100 + 12 * k, 8) for k, t in enumerate(rules)]
+    drawn += [glyphs(f"§ {355 + k}", 360, 100 + 12 * k, 8) for k in range(len(rules))]
+    drawn += [glyphs(f"Abs. {k + 1}", 420, 100 + 12 * k, 8) for k in range(len(rules))]
+    assert texts(page(*drawn)) == [f"{r}\t§ {355 + k}\tAbs. {k + 1}" for k, r in enumerate(rules)]
+
+
+def test_paragraph_needs_long_lines_running_on_at_a_line_pitch() -> None:
+    def side(rows: list[tuple[str, float, float]]) -> list[lines.Piece]:
+        return lines.pieces(words.words([g for t, x, y in rows for g in glyphs(t, x, y, 8)], S), S)
+
+    running = [(t, 50, 100 + 9.5 * k) for k, t in enumerate(EXAMPLE)]
+    assert blocks._paragraph(side(running), S)
+    assert not blocks._paragraph(side(running[:2]), S)  # two lines are no paragraph
+    # lines ending a sentence each: a table's long cells
+    assert not blocks._paragraph(side([(t.rstrip(".:") + ".", x, y) for t, x, y in running]), S)
+    # far apart, or at other x: not one paragraph
+    assert not blocks._paragraph(side([(t, 50, 100 + 30 * k) for k, (t, _, _) in enumerate(running)]), S)
+    assert not blocks._paragraph(side([(t, 50 + 60 * (k % 2), y) for k, (t, _, y) in enumerate(running)]), S)
+    # short lines: cells, not running text
+    assert not blocks._paragraph(side([(" ".join(t.split()[:4]), x, y) for t, x, y in running]), S)
+
+
 def test_a_label_beside_a_note_is_read_after_the_note_not_inside_its_sentence() -> None:
     """A tax form's note: a paragraph indented beside a bold ``!`` (larger type) and a ``CAUTION`` (a
     smaller bold font, drawn right before the line's text, as the IRS draws it) standing left of its

@@ -367,8 +367,17 @@ def _gutter_split(
     short_ok = sum(p.chars for p in crossing) <= settings.gutter_slack * total
     if not (_enough_text(left, total, settings, short_ok) and _enough_text(right, total, settings, short_ok)):
         return None
-    if not (_long_pieces(left, settings) and _long_pieces(right, settings)) and not _independent(left, right, settings):
-        return None  # short pieces in rows across the gutter: a table's columns, read row by row
+    # short pieces in rows across the gutter are a table's columns, read row by row; unless the sides
+    # drift apart (an index) or one side runs a paragraph beside them (a worked example beside a small
+    # sample table)
+    long_left, long_right = _long_pieces(left, settings), _long_pieces(right, settings)
+    if (
+        not (long_left and long_right)
+        and not _independent(left, right, settings)
+        and not (long_left and _paragraph(left, settings))
+        and not (long_right and _paragraph(right, settings))
+    ):
+        return None
     # a narrow piece crossing the gutter with both columns running on above and below it floats (a
     # figure label); anything else crossing it cuts the columns into sections (a title, a caption)
     inner_top = max(min(p.top for p in left), min(p.top for p in right))
@@ -504,6 +513,32 @@ def _independent(left: list[Piece], right: list[Piece], settings: LayoutSettings
         k = bisect.bisect_left(bases, p.baseline - reach)
         partnered += k < len(bases) and bases[k] <= p.baseline + reach
     return partnered < settings.max_row_share * len(few)
+
+
+def _paragraph(side: list[Piece], settings: LayoutSettings) -> bool:
+    """A paragraph of running text: at least ``settings.paragraph_lines`` consecutive lines, one below
+    the other at a line's pitch and starting at one x (a first line may be indented), each of at least
+    ``settings.paragraph_words`` words and each but the last running on into the next (not ending a
+    sentence). A table's cells are shorter, or end where their row ends."""
+    need = settings.paragraph_lines
+    run = 1
+    prev: Piece | None = None
+    for p in sorted(side, key=lambda p: p.baseline):
+        if p.members is not None or len(p.words) < settings.paragraph_words:
+            continue
+        if (
+            prev is not None
+            and 0 < p.baseline - prev.baseline <= 1.6 * max(p.size, prev.size)
+            and abs(p.x0 - prev.x0) <= 2 * p.size
+            and prev.words[-1].text[-1:] not in SENTENCE_END
+        ):
+            run += 1
+            if run >= need:
+                return True
+        else:
+            run = 1
+        prev = p
+    return False
 
 
 def _word_count(p: Piece) -> float:

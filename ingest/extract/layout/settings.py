@@ -11,8 +11,9 @@ from dataclasses import asdict, dataclass
 #: Bumped whenever the engine can turn the same glyphs into a different raw stream: it enters the
 #: pipeline settings hash and the extractor version, so a database made by an older engine reports
 #: its documents as needing ``--reprocess`` instead of silently mixing outputs. (Also bumped when the
-#: glyphs read change: 8 gave pdfplumber's TeX math glyphs each their own pdfium text.)
-LAYOUT_VERSION = 8
+#: glyphs read change: 8 gave pdfplumber's TeX math glyphs each their own pdfium text; 9 reads a
+#: paragraph beside a small table as a column of its own.)
+LAYOUT_VERSION = 9
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +56,10 @@ class LayoutSettings:
     #: ... unless at most this share of the shorter side's pieces shares a baseline with the other
     #: side: two columns of short lines (an index), where a table's cells line up in rows
     max_row_share: float = 0.6
+    #: ... or when one side runs a paragraph beside a table: this many lines running on into each other,
+    #: each of at least this many words
+    paragraph_lines: int = 3
+    paragraph_words: int = 8
 
     # margin furniture
     #: at least this many numbers in a margin column make it a column of line numbers
