@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -10,7 +11,9 @@ from hypothesis import strategies as st
 
 from citeline.ingest.clean.characters import (
     LIGATURES,
+    SPACING_ACCENTS,
     Transformed,
+    compose_accents,
     drop_lone_unmapped,
     expand_ligatures,
     fold_spaces,
@@ -39,9 +42,21 @@ def pieces(inp: str, m: OffsetMap) -> Iterator[tuple[str, str, int]]:
         yield inp[prev : m.original_extent.end], "", -1
 
 
+def _composed(src: str, dst: str) -> bool:
+    """``dst`` is the letter ``src`` spells as a spacing accent and the letter after it (with a soft
+    hyphen and the line break it ends between them, which an earlier step deleted)."""
+    src = src.replace("\u00ad", "").translate(dict.fromkeys(map(ord, "\r\n\f"), ""))
+    return (
+        len(src) == 2
+        and src[0] in SPACING_ACCENTS
+        and unicodedata.normalize("NFD", dst)
+        == unicodedata.normalize("NFD", {"ı": "i"}.get(src[1], src[1]) + SPACING_ACCENTS[src[0]])
+    )
+
+
 def check_faithful(inp: str, result: Transformed | object, *, may_delete: Callable[[str], bool]) -> None:
-    """Every copied character equals its source (or is its whitespace fold / ligature expansion);
-    every deleted character is one the transform may delete; the map pins both ends."""
+    """Every copied character equals its source (or is its whitespace fold, ligature expansion or
+    composed accent); every deleted character is one the transform may delete; the map pins both ends."""
     out: str = result.text  # type: ignore[attr-defined]
     m: OffsetMap = result.map  # type: ignore[attr-defined]
     assert m.normalized_length == len(out)
@@ -57,7 +72,7 @@ def check_faithful(inp: str, result: Transformed | object, *, may_delete: Callab
                 assert a == b or (a in WS and b in " \n"), (a, b)
         else:
             assert r.kind == BLOCK
-            assert LIGATURES.get(src) == dst or (set(src) <= WS and set(dst) <= WS), (src, dst)
+            assert LIGATURES.get(src) == dst or _composed(src, dst) or (set(src) <= WS and set(dst) <= WS), (src, dst)
     covered = [False] * len(inp)
     for r in m.runs():
         for i in range(r.orig_start, r.orig_end):
@@ -154,6 +169,75 @@ def test_lone_unmapped_properties(raw: str) -> None:
     check_faithful(raw, out, may_delete=lambda ch: ch == "\ufffd")
     dropped = _symbol_glyphs(raw)
     assert out.text == "".join(ch for k, ch in enumerate(raw) if k not in dropped)
+
+
+# ----------------------------------------------------------------------------- TeX's spacing accents
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected", "runs"),
+    [
+        # TeX's \"a and \H{o} drawn as an accent glyph before the letter: one accented letter each
+        (
+            "F¨arber und Erd˝os",
+            "Färber und Erdős",
+            [
+                (0, 1, 0, 1, ALIGNED),
+                (1, 2, 1, 3, BLOCK),
+                (2, 14, 3, 15, ALIGNED),
+                (14, 15, 15, 17, BLOCK),
+                (15, 16, 17, 18, ALIGNED),
+            ],
+        ),
+        # over a capital, over a dotless i (TeX's \"\i), a caron, a cedilla, an ogonek
+        (
+            "ˇSt¨ıp ¸ca ˛e",
+            "Štïp ça ę",
+            [
+                (0, 1, 0, 2, BLOCK),
+                (1, 2, 2, 3, ALIGNED),
+                (2, 3, 3, 5, BLOCK),
+                (3, 5, 5, 7, ALIGNED),
+                (5, 6, 7, 9, BLOCK),
+                (6, 8, 9, 11, ALIGNED),
+                (8, 9, 11, 13, BLOCK),
+            ],
+        ),
+        # an acute before s, t, r, l, m is an apostrophe; before a vowel, c, n or z, an accent
+        (
+            "it´s caf´e Stanojevi´c",
+            "it´s café Stanojević",
+            [(0, 8, 0, 8, ALIGNED), (8, 9, 8, 10, BLOCK), (9, 19, 10, 20, ALIGNED), (19, 20, 20, 22, BLOCK)],
+        ),
+        # no single code point for a tilde over gamma or X (math): left as drawn; an accent alone, a
+        # backquote (code) and ASCII ^ and ~ are never accents here
+        ("˜γ ˜X ¨ 1 `a ^o ~n", "˜γ ˜X ¨ 1 `a ^o ~n", [(0, 18, 0, 18, ALIGNED)]),
+    ],
+)
+def test_accent_table(raw: str, expected: str, runs: list[tuple[int, ...]]) -> None:
+    out = compose_accents(raw)
+    assert out.text == expected
+    assert [tuple(r) for r in out.map.runs()] == runs
+
+
+@given(st.text(alphabet="aeoıZγ中 \n¨´˝ˇ˜`.", max_size=60))
+def test_accent_properties(raw: str) -> None:
+    out = compose_accents(raw)
+    m = out.map
+    assert m.normalized_length == len(out.text)
+    assert m.original_extent == Original(0, len(raw))
+    for r in m.runs():
+        src, dst = raw[r.orig_start : r.orig_end], out.text[r.norm_start : r.norm_end]
+        if r.kind == ALIGNED:
+            assert src == dst
+        else:  # an accent and its letter, composed into one letter that decomposes back to them
+            assert len(src) == 2
+            assert len(dst) == 1
+            assert src[0] in SPACING_ACCENTS
+            assert _composed(src, dst)
+    # nothing is deleted, and once composed the text is stable
+    assert sum(r.orig_end - r.orig_start for r in m.runs()) == len(raw)
+    assert compose_accents(out.text).text == out.text
 
 
 # ----------------------------------------------------------------------------- ligatures and spaces
@@ -483,7 +567,7 @@ def test_pipeline_table() -> None:
     assert raw[span.start : span.end] == "con-\nPage 1 of 2\fNorthwind — Révision 2\ntinues"
 
 
-@given(st.lists(st.text(alphabet="aé中 -\n\u00adﬁ.Pge0123\ufffd", max_size=40), min_size=1, max_size=4))
+@given(st.lists(st.text(alphabet="aé中 -\n\u00adﬁ.Pge0123\ufffd¨", max_size=40), min_size=1, max_size=4))
 @settings(max_examples=200)
 def test_pipeline_properties(page_texts: list[str]) -> None:
     raw = "\f".join(page_texts)
@@ -491,7 +575,15 @@ def test_pipeline_properties(page_texts: list[str]) -> None:
     check_faithful(raw, Transformed(out.text, out.map), may_delete=lambda ch: True)
     assert clean(out.text).text == out.text  # stable round trip
     # the composed map equals mapping back through each step in turn, for every span
-    steps = [remove_soft_hyphens, drop_lone_unmapped, expand_ligatures, fold_spaces, dehyphenate, normalize_whitespace]
+    steps = [
+        remove_soft_hyphens,
+        drop_lone_unmapped,
+        compose_accents,
+        expand_ligatures,
+        fold_spaces,
+        dehyphenate,
+        normalize_whitespace,
+    ]
     text, maps = strip_furniture(raw).text, [strip_furniture(raw).map]
     for step in steps:
         result = step(text)

@@ -15,6 +15,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from citeline.ingest.clean.characters import LIGATURES
+from citeline.ingest.clean.characters import SPACING_ACCENTS as CLEANER_ACCENTS
 from citeline.ingest.offsets import Edit, OffsetMap, apply_edits
 
 QUOTES = dict.fromkeys("‘’‚‛′`´", "'") | dict.fromkeys("“”„‟″«»「」『』", '"')
@@ -38,12 +39,10 @@ MATH_LETTERS = {
 } | {"∆": "Δ", "∑": "Σ", "∏": "Π", "\u2126": "Ω", "µ": "μ"}
 
 #: Spacing accents as TeX-made PDFs draw them, a glyph of their own before the letter ("Erd˝os",
-#: "F¨arber"): with the letter after them, one accented letter ("Erdős"). The acute and grave, which
-#: also stand for apostrophes ("it´s"), only over a vowel.
-SPACING_ACCENTS = {
-    "˝": "\u030b", "¨": "\u0308", "ˆ": "\u0302", "˜": "\u0303", "¸": "\u0327", "ˇ": "\u030c",
-    "˘": "\u0306", "˙": "\u0307", "˚": "\u030a", "¯": "\u0304", "´": "\u0301", "`": "\u0300",
-}  # fmt: skip
+#: "F¨arber"): with the letter after them, one accented letter ("Erdős"). The cleaner composes them
+#: in stored text; a quote copied from another reader may still hold them, and the grave's ASCII
+#: look-alike too. The acute and grave, which also stand for apostrophes ("it´s"), only over a vowel.
+SPACING_ACCENTS = {**CLEANER_ACCENTS, "`": "\u0300"}
 
 _CHAR_FOLD: dict[str, str] = {**FULLWIDTH, **QUOTES, **DASHES, **LIGATURES, **MATH_LETTERS}
 _INVISIBLE = re.compile("[" + INVISIBLE + "]")

@@ -1,4 +1,5 @@
-"""Character-level transforms: soft hyphens, ligatures, exotic spaces.
+"""Character-level transforms: soft hyphens, lone unmapped glyphs, TeX's spacing accents, ligatures,
+exotic spaces.
 
 Each is ``(text) -> Transformed`` built on :func:`citeline.ingest.offsets.apply_edits`.
 """
@@ -6,6 +7,7 @@ Each is ``(text) -> Transformed`` built on :func:`citeline.ingest.offsets.apply_
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import NamedTuple
 
 from citeline.ingest.offsets import Edit, OffsetMap, apply_edits
@@ -73,6 +75,35 @@ def drop_lone_unmapped(text: str) -> Transformed:
         for m in _UNMAPPED_RUN.finditer(text)
         if m.end() - m.start() == 1 and _lone_symbol(text, m.start())
     ]
+    return Transformed(*apply_edits(text, edits))
+
+
+#: Spacing accents as TeX-made PDFs draw them: a glyph of its own right before the letter it stands
+#: over (``F¨arber``, ``Erd˝os``, ``\"\i`` as ``¨ı``), with the combining mark each stands for. Not
+#: the ASCII ``^``, ``~`` and backquote (code, markup); and the acute ``´`` only before a vowel or a
+#: ``c``, ``n`` or ``z`` (``Stanojevi´c``): before ``s``, ``t``, ``r``, ``l``, ``m`` it is an apostrophe
+#: (``it´s``, ``we´re``), which a font without one draws so.
+SPACING_ACCENTS: dict[str, str] = {
+    "¨": "\u0308", "´": "\u0301", "ˆ": "\u0302", "˜": "\u0303", "¯": "\u0304",
+    "˘": "\u0306", "˙": "\u0307", "˚": "\u030a", "˝": "\u030b", "ˇ": "\u030c", "¸": "\u0327", "˛": "\u0328",
+}  # fmt: skip
+_ACCENT_LETTER = re.compile(
+    "[" + "".join(a for a in SPACING_ACCENTS if a != "´") + "][^\\W\\d_]|´[aeiouyAEIOUYıcnzCNZ]"
+)
+#: TeX puts an accent over a dotless i (``\"\i``, ``\'\i``): the accented letter is the dotted one's.
+_DOTLESS = {"ı": "i", "ȷ": "j"}
+
+
+def compose_accents(text: str) -> Transformed:
+    """A spacing accent right before a letter becomes that letter accented, where Unicode has it as one
+    code point (``F¨arber`` -> ``Färber``, ``Erd˝os`` -> ``Erdős``, ``¨ı`` -> ``ï``); each pair is one
+    block of two sources. An accent over a letter Unicode does not compose with (``˜γ``) stays."""
+    edits = []
+    for m in _ACCENT_LETTER.finditer(text):
+        accent, letter = m.group()[0], m.group()[1]
+        composed = unicodedata.normalize("NFC", _DOTLESS.get(letter, letter) + SPACING_ACCENTS[accent])
+        if len(composed) == 1:
+            edits.append(Edit(m.start(), m.end(), composed))
     return Transformed(*apply_edits(text, edits))
 
 

@@ -1,4 +1,5 @@
-"""The cleaning pipeline: furniture, soft hyphens, ligatures, spaces, dehyphenation, whitespace.
+"""The cleaning pipeline: furniture, soft hyphens, lone unmapped glyphs, spacing accents, ligatures,
+spaces, dehyphenation, whitespace.
 
 Each step maps its output back to its input; :func:`clean` composes the steps into one map from the
 cleaned text to the raw source stream, and translates every removed region and hyphen decision into
@@ -12,14 +13,20 @@ import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-from citeline.ingest.clean.characters import drop_lone_unmapped, expand_ligatures, fold_spaces, remove_soft_hyphens
+from citeline.ingest.clean.characters import (
+    compose_accents,
+    drop_lone_unmapped,
+    expand_ligatures,
+    fold_spaces,
+    remove_soft_hyphens,
+)
 from citeline.ingest.clean.furniture import Furniture, LineGeometry, strip_furniture
 from citeline.ingest.clean.hyphenation import dehyphenate
 from citeline.ingest.clean.whitespace import normalize_whitespace
 from citeline.ingest.offsets import Normalized, OffsetMap
 
 #: Bumped whenever cleaning can turn the same raw stream into another text (it enters the settings hash).
-PIPELINE_VERSION = 5
+PIPELINE_VERSION = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +36,7 @@ class CleanSettings:
     furniture: bool = True
     soft_hyphens: bool = True
     lone_unmapped: bool = True
+    accents: bool = True
     ligatures: bool = True
     spaces: bool = True
     dehyphenate: bool = True
@@ -97,6 +105,7 @@ def clean(
     steps = [
         (settings.soft_hyphens, remove_soft_hyphens),
         (settings.lone_unmapped, drop_lone_unmapped),
+        (settings.accents, compose_accents),
         (settings.ligatures, expand_ligatures),
         (settings.spaces, fold_spaces),
     ]
