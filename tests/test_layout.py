@@ -93,6 +93,37 @@ def test_pdfium_accents_handed_out_late_go_back_over_their_letter() -> None:
     assert _accents_in_place(plain) is plain
 
 
+def test_raised_accents_are_seated_before_their_letter_in_its_word() -> None:
+    """TeX's ``\\"U`` (OT1) and math's ``\\tilde X`` draw the accent raised over a capital: it joins
+    the letter's word, right before it (whether drawn before it or handed out after it), instead of
+    a line of accents above the text."""
+    over_u = glyphs("¨", 101.5, 97.0, 10, advance=0.5)  # centred over the U below, 3 pt up
+    drawn_first = over_u + glyphs("Uber", 100, 100, 10)
+    tilde = glyphs("˜", 121.5, 97.5, 10, advance=0.5)
+    handed_late = glyphs("p : X", 100, 100, 10)[:-1] + glyphs("X", 120, 100, 10) + tilde
+    page_glyphs = [*drawn_first, *glyphs("für", 100, 112, 10)]
+    seated = words.seat_accents(drawn_first)
+    assert [g.text for g in seated] == ["¨", "U", "b", "e", "r"]
+    assert seated[0].baseline == 100  # on the letter's baseline, its box kept
+    assert (seated[0].x0, seated[0].x1) == (over_u[0].x0, over_u[0].x1)
+    assert [w.text for w in words.words(words.seat_accents(page_glyphs), S)] == ["¨Uber", "für"]
+    assert [w.text for w in words.words(words.seat_accents(handed_late), S)] == ["p", ":", "˜X"]
+    assert texts(page(drawn_first)) == ["¨Uber"]
+    # handed out between a math letter and its subscript, both next to it: the one it is centred over
+    gamma = glyphs("γ", 100, 100, 10) + glyphs("˜", 101.0, 96.0, 10, advance=0.3) + glyphs("s", 103.5, 102.0, 7)
+    assert [g.text for g in words.seat_accents(gamma)] == ["˜", "γ", "s"]
+    # pdfium's "p˜" on one baseline, the accent over the middle of the p: before it
+    same_line = glyphs("p", 100, 100, 10) + glyphs("˜", 101.2, 100, 10, advance=0.25)
+    assert [g.text for g in words.seat_accents(same_line)] == ["˜", "p"]
+    # an acute drawn as an apostrophe after its letter, and an accent far above a letter, stay put
+    apostrophe = glyphs("it", 100, 100, 10) + glyphs("´", 110, 100, 10, advance=0.3) + glyphs("s", 113, 100, 10)
+    assert words.seat_accents(apostrophe) == apostrophe
+    far = glyphs("˜", 101.5, 85.0, 10) + glyphs("X", 100, 100, 10)
+    assert words.seat_accents(far) == far
+    plain = glyphs("Müller", 100, 100, 10)
+    assert words.seat_accents(plain) is plain
+
+
 def test_a_glyph_drawn_twice_in_place_is_kept_once() -> None:
     bold = glyphs("B", 100, 100, 10)
     bold.append(bold[0]._replace(x0=100.2, x1=105.2))

@@ -87,23 +87,23 @@ SPACING_ACCENTS: dict[str, str] = {
     "¨": "\u0308", "´": "\u0301", "ˆ": "\u0302", "˜": "\u0303", "¯": "\u0304",
     "˘": "\u0306", "˙": "\u0307", "˚": "\u030a", "˝": "\u030b", "ˇ": "\u030c", "¸": "\u0327", "˛": "\u0328",
 }  # fmt: skip
-_ACCENT_LETTER = re.compile(
-    "[" + "".join(a for a in SPACING_ACCENTS if a != "´") + "][^\\W\\d_]|´[aeiouyAEIOUYıcnzCNZ]"
-)
+_ACCENTS = "".join(a for a in SPACING_ACCENTS if a != "´")
+#: Accents (two stacked: ``¨˜Z``) and the letter after them.
+_ACCENT_LETTER = re.compile(f"[{_ACCENTS}´]*(?:[{_ACCENTS}][^\\W\\d_]|´[aeiouyAEIOUYıcnzCNZ])")
 #: TeX puts an accent over a dotless i (``\"\i``, ``\'\i``): the accented letter is the dotted one's.
 _DOTLESS = {"ı": "i", "ȷ": "j"}
 
 
 def compose_accents(text: str) -> Transformed:
-    """A spacing accent right before a letter becomes that letter accented, where Unicode has it as one
-    code point (``F¨arber`` -> ``Färber``, ``Erd˝os`` -> ``Erdős``, ``¨ı`` -> ``ï``); each pair is one
-    block of two sources. An accent over a letter Unicode does not compose with (``˜γ``) stays."""
+    """A spacing accent right before a letter becomes that letter accented: one code point where
+    Unicode has it (``F¨arber`` -> ``Färber``, ``Erd˝os`` -> ``Erdős``, ``¨ı`` -> ``ï``), else the letter
+    and the combining mark after it (math's ``˜X`` -> ``X̃``, as other readers write it). Each pair is
+    one block of its sources (two stacked accents, ``¨˜Z``, go with their letter too)."""
     edits = []
     for m in _ACCENT_LETTER.finditer(text):
-        accent, letter = m.group()[0], m.group()[1]
-        composed = unicodedata.normalize("NFC", _DOTLESS.get(letter, letter) + SPACING_ACCENTS[accent])
-        if len(composed) == 1:
-            edits.append(Edit(m.start(), m.end(), composed))
+        accents, letter = m.group()[:-1], m.group()[-1]
+        marks = "".join(SPACING_ACCENTS[a] for a in accents)
+        edits.append(Edit(m.start(), m.end(), unicodedata.normalize("NFC", _DOTLESS.get(letter, letter) + marks)))
     return Transformed(*apply_edits(text, edits))
 
 

@@ -26,6 +26,12 @@ LIGATURES = {
 }
 
 
+#: Accents a font may draw as glyphs of their own over a letter (TeX's ``\"a`` in a font without
+#: "ä", math's ``\tilde X``, ``\hat P``): diaeresis, acute, grave, circumflex (the modifier letter and
+#: ASCII's), tilde, macron, breve, dot, ring, cedilla, ogonek, caron, double acute.
+SPACING_ACCENTS = frozenset("¨´`ˆ^˜¯˘˙˚¸˛ˇ˝")
+
+
 class Glyph(NamedTuple):
     """One drawn glyph.
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from operator import itemgetter
 from typing import Any, cast
 
-from citeline.ingest.extract.glyphs import UNMAPPED, Glyph, PageGlyphs, Rule, quarter_turn
+from citeline.ingest.extract.glyphs import SPACING_ACCENTS, UNMAPPED, Glyph, PageGlyphs, Rule, quarter_turn
 
 _RECT = struct.Struct("4f")  # FS_RECTF: left, top, right, bottom
 #: A path object at most this thin (points) is a ruling line.
@@ -129,10 +129,6 @@ def _glyphs(tp: Any, count: int, transform: Transform, pdfium_c: Any) -> tuple[l
     return _accents_in_place(out), unmapped
 
 
-#: Accents that TeX draws as glyphs of their own over a letter (``\"a`` in a font without "ä"):
-#: diaeresis, acute, grave, circumflex, tilde, macron, breve, dot, ring, cedilla, ogonek, caron,
-#: double acute.
-SPACING_ACCENTS = frozenset("¨´`^˜¯˘˙˚¸˛ˇ˝")
 _TEXT = itemgetter(0)
 #: How far back (glyphs) an accent is looked for its letter.
 _ACCENT_REACH = 80

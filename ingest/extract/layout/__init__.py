@@ -76,7 +76,7 @@ def layout_page(page: PageGlyphs, settings: LayoutSettings = DEFAULT_SETTINGS) -
         upright, turned = list(glyphs), {}
     vertical: list[Glyph] = []
     if upright:
-        upright, vertical = split_vertical(upright)
+        upright, vertical = split_vertical(words.seat_accents(upright))
     found = []
     if upright:
         pieces = lines.pieces(words.words(upright, settings), settings)

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 #: pipeline settings hash and the extractor version, so a database made by an older engine reports
 #: its documents as needing ``--reprocess`` instead of silently mixing outputs. (Also bumped when the
 #: glyphs read change: 8 gave pdfplumber's TeX math glyphs each their own pdfium text; 9 reads a
-#: paragraph beside a small table as a column of its own.)
+#: paragraph beside a small table as a column of its own and seats raised accents on their letter.)
 LAYOUT_VERSION = 9
 
 

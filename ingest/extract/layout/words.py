@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
-from citeline.ingest.extract.glyphs import Glyph
+from citeline.ingest.extract.glyphs import SPACING_ACCENTS, Glyph
 from citeline.ingest.extract.layout.settings import LayoutSettings
 from citeline.ingest.scripts import is_cjk, is_rtl
 
@@ -43,6 +44,54 @@ class Word:
 
     def __repr__(self) -> str:
         return f"<Word {self.text!r} x={self.x0:.1f}-{self.x1:.1f} base={self.baseline:.1f}>"
+
+
+_TEXT = itemgetter(0)
+#: A raised accent stands at most this many of its letter's ems above the letter's baseline.
+ACCENT_LIFT = 1.0
+
+
+def seat_accents(glyphs: list[Glyph]) -> list[Glyph]:
+    """Accents drawn as glyphs of their own and raised over the letter next to them in content order
+    (TeX's ``\\"U`` in a font without "Ü", math's ``\\tilde X`` and ``\\hat P``) are set on that
+    letter's baseline right before it, where TeX draws a lowercase letter's accent. Raised, they would
+    make a line of accents of their own above the text (``˜  ˜`` over ``f : Z → Y``) and leave the
+    letters plain; seated, they stay in their word, and the cleaner composes the pair where Unicode
+    has the accented letter. Upright glyphs only."""
+    if SPACING_ACCENTS.isdisjoint(map(_TEXT, glyphs)):  # counted in C: most pages have none
+        return glyphs
+    out = list(glyphs)
+    for i, g in enumerate(out):
+        if g.text not in SPACING_ACCENTS:
+            continue
+        # drawn before its letter (TeX), or handed out after it (pdfium): of the two, the one it is
+        # centred over (a subscript after a math letter is no accent's letter)
+        middle = g.x0 + g.x1
+        near = [j for j in (i + 1, i - 1) if 0 <= j < len(out) and _raised_over(g, out[j])]
+        if not near:
+            continue
+        j = min(near, key=lambda k: abs(out[k].x0 + out[k].x1 - middle))
+        letter = out[j]
+        seated = g._replace(
+            top=letter.top, bottom=letter.bottom, baseline=letter.baseline, size=letter.size,
+            space_before=letter.space_before,
+        )  # fmt: skip
+        out[min(i, j)], out[max(i, j)] = seated, letter._replace(space_before=False)
+    return out
+
+
+def _raised_over(accent: Glyph, letter: Glyph) -> bool:
+    """``accent`` stands over ``letter``: above its baseline by at most :data:`ACCENT_LIFT` of its size
+    and centred on it; or on its baseline and centred well inside it (pdfium hands out TeX's ``\\~p``
+    as ``p˜``; an apostrophe drawn as an acute, ``it´s``, stands after its letter, not over it)."""
+    if not letter.text[:1].isalpha() or letter.rotation or accent.rotation:
+        return False
+    em = letter.size if letter.size > 0 else letter.bottom - letter.top
+    middle = (accent.x0 + accent.x1) / 2
+    lift = letter.baseline - accent.baseline
+    if lift > 0.1 * em:
+        return letter.x0 - 0.15 * em <= middle <= letter.x1 + 0.15 * em and lift <= ACCENT_LIFT * em
+    return abs(lift) <= 0.1 * em and letter.x0 + 0.1 * em < middle < letter.x1 - 0.1 * em
 
 
 def same_line(
@@ -95,7 +144,7 @@ def words(glyphs: Sequence[Glyph], settings: LayoutSettings) -> list[Word]:
         if w_seq >= 0:
             gap = x0 - w_x1
             if (
-                gap >= -back * em
+                (gap >= -back * em or (last_text in SPACING_ACCENTS and x0 - back * em <= last_x0 <= x1))
                 and not (space and gap > 0 and not _script_edge(em, last_em, gap, space_gap, script))
                 and (
                     gap <= space_gap * em
