@@ -199,10 +199,22 @@ def test_two_column_papers_read_column_by_column(name: str, minimum: float) -> N
             "der Bahnenraum versehen mit der Quotiententopologie, π : X → X, x 7→ [x]∼. Dann ist π stetig.",
         ),
         ("geotopo_german_textbook.pdf", "b) X ist wegzusammenhängend 6⇐ X ist zusammenhängend"),
-        # pdfium hands out TeX's accent of "F¨arber" after the word: it goes back over its letter
+        # pdfium hands out TeX's accent of "F¨arber" after the word: it goes back over its letter,
+        # and the cleaner composes the pair
         (
             "acl2020_s2orc_2col.pdf",
-            "and 54k papers at the time of writing). Saier and F¨arber (2019) is derived from arXiv",
+            "and 54k papers at the time of writing). Saier and Färber (2019) is derived from arXiv",
+        ),
+        # raised over a capital ("Ř" of TeX's \v{R}) and over math letters (\tilde X, \hat P): seated
+        # on the letter's line, not a line of accents above the text
+        ("acl2020_specter_2col.pdf", "Radim Řehůřek and Petr Sojka. 2010. Software Framework for Topic"),
+        ("geotopo_german_textbook.pdf", "Eine Überlagerung p : X\u0303 → X heißt universell, wenn X\u0303 einfach"),
+        ("geotopo_german_textbook.pdf", "einem Punkt P\u0302. P wird auf P\u0302 abgebildet."),
+        # a worked example beside a small sample table reads whole, not across the table's rows
+        (
+            "irs_i1040nr_instructions.pdf",
+            "Next he finds the column for qualifying widower and reads down the column. The amount shown "
+            "where the income line and filing status column meet is $3,016.",
         ),
     ],
 )

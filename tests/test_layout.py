@@ -115,6 +115,11 @@ def test_raised_accents_are_seated_before_their_letter_in_its_word() -> None:
     # pdfium's "p˜" on one baseline, the accent over the middle of the p: before it
     same_line = glyphs("p", 100, 100, 10) + glyphs("˜", 101.2, 100, 10, advance=0.25)
     assert [g.text for g in words.seat_accents(same_line)] == ["˜", "p"]
+    # ... where pdfium marks a space before the letter (Řeh-ů-řek) with no gap: still one word
+    reh = glyphs("Reh", 100, 100, 10)
+    u = glyphs("u", reh[-1].x1 + 0.0002, 100, 10)[0]._replace(space_before=True)
+    ring = glyphs("˚", u.x0 + 1.0, 100, 10, advance=0.3)
+    assert [w.text for w in words.words(words.seat_accents([*reh, u, *ring]), S)] == ["Reh˚u"]
     # an acute drawn as an apostrophe after its letter, and an accent far above a letter, stay put
     apostrophe = glyphs("it", 100, 100, 10) + glyphs("´", 110, 100, 10, advance=0.3) + glyphs("s", 113, 100, 10)
     assert words.seat_accents(apostrophe) == apostrophe

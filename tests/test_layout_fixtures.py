@@ -340,6 +340,20 @@ def test_an_unruled_table_of_short_cells_keeps_its_rows(backend: str) -> None:
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+def test_a_worked_example_beside_a_sample_table_reads_whole_then_the_table(backend: str) -> None:
+    gt = truth("layout_index")
+    ex, _ = extracted("layout_index", backend)
+    page_three = ex.raw.split("\f")[2].split("\n")
+    example = [ln["text"] for p in gt["paragraphs"] if p["role"] == "body" for ln in p["lines"]]
+    rows = ["\t".join(row) for row in gt["sample_table"]]
+    # the example's lines one after the other, no cell inside them; then the table's rows
+    assert page_three[page_three.index(example[0]) :][: len(example)] == example
+    start = page_three.index(rows[0])
+    assert page_three[start : start + len(rows)] == rows
+    assert start > page_three.index(example[-1])
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_labels_beside_a_note_are_read_after_the_note(backend: str) -> None:
     gt = truth("layout_side_notes")
     ex, cleaned = extracted("layout_side_notes", backend)

@@ -71,12 +71,15 @@ def seat_accents(glyphs: list[Glyph]) -> list[Glyph]:
         if not near:
             continue
         j = min(near, key=lambda k: abs(out[k].x0 + out[k].x1 - middle))
-        letter = out[j]
+        letter, first = out[j], min(i, j)
+        # the pair starts a word where its first glyph did, unless the letter abuts the glyph before
+        # it (pdfium marks a space before a letter an accent overlaps, with no gap to speak of)
+        em = letter.size if letter.size > 0 else letter.bottom - letter.top
+        space = out[first].space_before and (first == 0 or letter.x0 > out[first - 1].x1 + 0.1 * em)
         seated = g._replace(
-            top=letter.top, bottom=letter.bottom, baseline=letter.baseline, size=letter.size,
-            space_before=letter.space_before,
-        )  # fmt: skip
-        out[min(i, j)], out[max(i, j)] = seated, letter._replace(space_before=False)
+            top=letter.top, bottom=letter.bottom, baseline=letter.baseline, size=letter.size, space_before=space
+        )
+        out[first], out[max(i, j)] = seated, letter._replace(space_before=False)
     return out
 
 
