@@ -56,8 +56,12 @@ def _lone_symbol(text: str, k: int) -> bool:
     """Whether the single U+FFFD at ``k`` reads as a symbol glyph rather than part of a word: no
     letter beside it, or a digit beside it (a ligature sits between letters, at most one side a
     space or a mark: ``e\ufffdcient``, ``\ufffdow``, ``sta\ufffd.``; a minus or an arrow sits
-    between digits, spaces and marks: ``t\ufffd1``, ``a \ufffd! p``)."""
-    before = text[k - 1] if k else " "
+    between digits, spaces and marks: ``t\ufffd1``, ``a \ufffd! p``). A combining mark counts as
+    the letter it sits on (``X̃\ufffd``)."""
+    j = k - 1
+    while j >= 0 and unicodedata.combining(text[j]):
+        j -= 1
+    before = text[j] if j >= 0 else " "
     after = text[k + 1] if k + 1 < len(text) else " "
     if before.isdigit() or after.isdigit():
         return True
@@ -102,6 +106,8 @@ def compose_accents(text: str) -> Transformed:
     edits = []
     for m in _ACCENT_LETTER.finditer(text):
         accents, letter = m.group()[:-1], m.group()[-1]
+        if letter in LIGATURES:  # no accent stands over two letters
+            continue
         marks = "".join(SPACING_ACCENTS[a] for a in accents)
         edits.append(Edit(m.start(), m.end(), unicodedata.normalize("NFC", _DOTLESS.get(letter, letter) + marks)))
     return Transformed(*apply_edits(text, edits))

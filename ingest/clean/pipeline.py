@@ -105,8 +105,8 @@ def clean(
     steps = [
         (settings.soft_hyphens, remove_soft_hyphens),
         (settings.lone_unmapped, drop_lone_unmapped),
-        (settings.accents, compose_accents),
         (settings.ligatures, expand_ligatures),
+        (settings.accents, compose_accents),  # after the ligatures: an accent goes with one letter
         (settings.spaces, fold_spaces),
     ]
     for enabled, step in steps:
