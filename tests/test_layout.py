@@ -469,6 +469,21 @@ def test_a_paragraph_beside_a_small_table_reads_whole_then_the_table() -> None:
     assert texts(page(*drawn)) == [*EXAMPLE, *("\t".join(row) for row in SAMPLE_TABLE)]
 
 
+def test_a_band_of_two_short_columns_of_running_text_reads_column_by_column() -> None:
+    """The last lines of a page's two columns above a full-width worksheet: too few for the column
+    search, but long lines running on, one per row on each side. A small table of long cells that
+    end their sentences, and a marker beside two lines, stay rows."""
+    left = ["Juli 1986 und Sie haben diese Methode", "im Vorjahr für den steuerpflichtigen Teil",
+            "genutzt, oder (b) Ihr Rentenbeginn lag nach"]  # fmt: skip
+    right = ["dem 18. November 1996 und beide der", "folgenden Bedingungen gelten."]
+    band = [glyphs(t, 72, 100 + 10 * k, 9) for k, t in enumerate(left)]
+    band += [glyphs(t, 320, 100 + 10 * k, 9) for k, t in enumerate(right)]
+    assert texts(page(*band)) == [*left, *right]
+    cells = [glyphs(t.rstrip(".,") + ".", 72, 100 + 10 * k, 9) for k, t in enumerate(left[:2])]
+    cells += [glyphs(t.rstrip(".,") + ".", 320, 100 + 10 * k, 9) for k, t in enumerate(right)]
+    assert texts(page(*cells)) == [f"{a.rstrip('.,')}.\t{b.rstrip('.,')}." for a, b in zip(left, right, strict=False)]
+
+
 def test_a_table_whose_long_cells_end_their_rows_stays_rows() -> None:
     """Long cells that each end a sentence are a table's (a list of rules beside their sections):
     they stay rows with their neighbours."""

@@ -275,6 +275,10 @@ def columns(
     widest horizontal gap and each band is searched on its own."""
     total = sum(p.chars for p in items)
     if depth > MAX_DEPTH or len(items) < 6 or hi - lo < 4 * settings.min_gutter or total == 0:
+        if 3 <= len(items) < 6 and depth <= MAX_DEPTH:
+            short = _short_columns(items, settings)
+            if short is not None:
+                return short
         return [(items, False)]
     split = _gutter_split(items, lo, hi, total, depth, bands, settings)
     if split is not None:
@@ -282,6 +286,30 @@ def columns(
     if bands < MAX_BANDS and len(items) >= 12:
         return _band_split(items, lo, hi, depth, bands, settings)
     return [(items, False)]
+
+
+def _short_columns(items: list[Piece], settings: LayoutSettings) -> list[tuple[list[Piece], bool]] | None:
+    """A band of a few lines in two columns of running text (the last lines of a page's columns
+    above a full-width worksheet, two headings of two lines side by side): too few lines for the
+    column search, but each side has two lines or more, long but for its last, one per row, and one
+    side's first line runs on into the next. Read left side, then right side; anything else (a
+    small table, a label beside two lines) stays one group."""
+    ordered = sorted(items, key=lambda p: p.x0)
+    for k in range(1, len(ordered)):
+        left, right = ordered[:k], ordered[k:]
+        if max(p.x1 for p in left) + settings.min_gutter > min(p.x0 for p in right):
+            continue
+        sides = [sorted(side, key=lambda p: p.baseline) for side in (left, right)]
+        if any(len(side) < 2 for side in sides):
+            return None  # a label or a marker beside lines
+        if any(len({round(p.baseline) for p in side}) < len(side) for side in sides):
+            return None  # two pieces on one row of a side: cells
+        if any(len(p.words) < settings.paragraph_words // 2 for side in sides for p in side[:-1]):
+            return None  # short lines: cells, not running text
+        if not any(len(side) >= 2 and side[0].words[-1].text[-1:] not in SENTENCE_END for side in sides):
+            return None
+        return [(sides[0], False), (sides[1], False)]
+    return None
 
 
 def _band_split(
