@@ -484,6 +484,32 @@ def test_a_band_of_two_short_columns_of_running_text_reads_column_by_column() ->
     assert texts(page(*cells)) == [f"{a.rstrip('.,')}.\t{b.rstrip('.,')}." for a, b in zip(left, right, strict=False)]
 
 
+def test_two_tables_side_by_side_each_ruled_on_its_own_read_one_after_the_other() -> None:
+    """The IRS's tax rate schedules: two tables of short cells side by side, their rows on one grid
+    of baselines, each with horizontal rules that span it and stop at the gap between them. Each
+    table reads whole; the same cells under rules that run across both (one table), or broken at
+    every column (one table ruled cell by cell), stay rows across the page."""
+    left_rows = [("Über—", "bis—", "Steuer"), ("0 €", "7.825 €", "10 %"), ("7.825 €", "31.850 €", "15 %"),
+                 ("31.850 €", "77.100 €", "25 %"), ("77.100 €", "160.850 €", "28 %")]  # fmt: skip
+    right_rows = [("Über—", "bis—", "Steuer"), ("0 €", "15.650 €", "10 %"), ("15.650 €", "63.700 €", "15 %"),
+                  ("63.700 €", "128.500 €", "25 %"), ("128.500 €", "195.850 €", "28 %")]  # fmt: skip
+    drawn = []
+    for k, (a, b) in enumerate(zip(left_rows, right_rows, strict=True)):
+        y = 120 + 14 * k
+        drawn += [glyphs(cell, 72 + 70 * c, y, 8) for c, cell in enumerate(a)]
+        drawn += [glyphs(cell, 330 + 70 * c, y, 8) for c, cell in enumerate(b)]
+    heights = [112.0, 126.0, 196.0]  # above the head, under it, under the last row
+    apart = [Rule(70, y, 300, y) for y in heights] + [Rule(320, y, 560, y) for y in heights]
+    across = [Rule(70, y, 560, y) for y in heights]
+    by_cell = [Rule(x, y, x + 65, y) for y in heights for x in (70, 140, 210, 320, 390, 460)]
+    rows = ["\t".join(r) for r in left_rows], ["\t".join(r) for r in right_rows]
+    assert texts(page(*drawn, rules=apart)) == [*rows[0], *rows[1]]
+    together = ["\t".join((*a, *b)) for a, b in zip(left_rows, right_rows, strict=True)]
+    assert texts(page(*drawn, rules=across)) == together
+    assert texts(page(*drawn, rules=by_cell)) == together
+    assert texts(page(*drawn)) == together
+
+
 def test_a_table_whose_long_cells_end_their_rows_stays_rows() -> None:
     """Long cells that each end a sentence are a table's (a list of rules beside their sections):
     they stay rows with their neighbours."""

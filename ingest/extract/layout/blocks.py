@@ -76,7 +76,8 @@ def blocks(
         body, foot = page_foot(body, height)
     body, tables = ruled_tables(body, rules, settings)
     right = max(width, max(p.x1 for p in body + tables)) if body or tables else width
-    groups = columns([*body, *tables], 0.0, right, 0, settings)
+    across = [r for r in rules if not r.vertical]
+    groups = columns([*body, *tables], 0.0, right, 0, settings, rules=across)
     out: list[Block] = []
     for g, (group, _floating) in enumerate(groups):
         out.extend(_group_blocks(group, g, rules, settings))
@@ -267,7 +268,13 @@ def _grid_regions(rules: Sequence[Rule]) -> list[tuple[float, float, float, floa
 
 
 def columns(
-    items: list[Piece], lo: float, hi: float, depth: int, settings: LayoutSettings, bands: int = 0
+    items: list[Piece],
+    lo: float,
+    hi: float,
+    depth: int,
+    settings: LayoutSettings,
+    bands: int = 0,
+    rules: Sequence[Rule] = (),
 ) -> list[tuple[list[Piece], bool]]:
     """Reading-order groups of ``items`` (between ``lo`` and ``hi``): each is one column's flow, a
     full-width section, or (flagged ``True``) pieces floating in a gutter. Where no gutter runs the
@@ -280,11 +287,11 @@ def columns(
             if short is not None:
                 return short
         return [(items, False)]
-    split = _gutter_split(items, lo, hi, total, depth, bands, settings)
+    split = _gutter_split(items, lo, hi, total, depth, bands, settings, rules)
     if split is not None:
         return split
     if bands < MAX_BANDS and len(items) >= 12:
-        return _band_split(items, lo, hi, depth, bands, settings)
+        return _band_split(items, lo, hi, depth, bands, settings, rules)
     return [(items, False)]
 
 
@@ -313,7 +320,13 @@ def _short_columns(items: list[Piece], settings: LayoutSettings) -> list[tuple[l
 
 
 def _band_split(
-    items: list[Piece], lo: float, hi: float, depth: int, bands: int, settings: LayoutSettings
+    items: list[Piece],
+    lo: float,
+    hi: float,
+    depth: int,
+    bands: int,
+    settings: LayoutSettings,
+    rules: Sequence[Rule] = (),
 ) -> list[tuple[list[Piece], bool]]:
     """The region cut at its widest horizontal gap (at least a line tall), each band searched again;
     the region stays one group when neither band has columns."""
@@ -332,15 +345,22 @@ def _band_split(
     # a band of a line or two (a heading, a table's last row) needs no search: cutting it off does
     # not count against the cuts the other band may still make
     top, bottom = ordered[:at], ordered[at:]
-    upper = columns(top, lo, hi, depth + 1, settings, bands + (_rows(bottom) > BAND_ROWS))
-    lower = columns(bottom, lo, hi, depth + 1, settings, bands + (_rows(top) > BAND_ROWS))
+    upper = columns(top, lo, hi, depth + 1, settings, bands + (_rows(bottom) > BAND_ROWS), rules)
+    lower = columns(bottom, lo, hi, depth + 1, settings, bands + (_rows(top) > BAND_ROWS), rules)
     if len(upper) == 1 and len(lower) == 1:
         return [(items, False)]
     return upper + lower
 
 
 def _gutter_split(
-    items: list[Piece], lo: float, hi: float, total: int, depth: int, bands: int, settings: LayoutSettings
+    items: list[Piece],
+    lo: float,
+    hi: float,
+    total: int,
+    depth: int,
+    bands: int,
+    settings: LayoutSettings,
+    rules: Sequence[Rule] = (),
 ) -> list[tuple[list[Piece], bool]] | None:
     """The region split at a gutter running its full height, or ``None`` when it has none."""
     a, b = int(lo + 0.2 * (hi - lo)), int(hi - 0.2 * (hi - lo))
@@ -404,6 +424,7 @@ def _gutter_split(
         and not _independent(left, right, settings)
         and not (long_left and _paragraph(left, settings))
         and not (long_right and _paragraph(right, settings))
+        and not (not crossing and _ruled_apart(left, right, g0, g1, rules))
     ):
         return None
     # a narrow piece crossing the gutter with both columns running on above and below it floats (a
@@ -438,9 +459,9 @@ def _gutter_split(
 
     def flush() -> None:
         if pending_left:
-            out.extend(columns(list(pending_left), lo, mid, depth + 1, settings, bands))
+            out.extend(columns(list(pending_left), lo, mid, depth + 1, settings, bands, rules))
         if pending_right:
-            out.extend(columns(list(pending_right), mid, hi, depth + 1, settings, bands))
+            out.extend(columns(list(pending_right), mid, hi, depth + 1, settings, bands, rules))
         pending_left.clear()
         pending_right.clear()
 
@@ -541,6 +562,30 @@ def _independent(left: list[Piece], right: list[Piece], settings: LayoutSettings
         k = bisect.bisect_left(bases, p.baseline - reach)
         partnered += k < len(bases) and bases[k] <= p.baseline + reach
     return partnered < settings.max_row_share * len(few)
+
+
+def _ruled_apart(left: list[Piece], right: list[Piece], x0: float, x1: float, rules: Sequence[Rule]) -> bool:
+    """Two tables side by side, each ruled on its own (the IRS's tax rate schedules, two by two):
+    at least two heights where a horizontal rule spans most of the left side and ends in the gutter,
+    and another starts there and spans most of the right side; and each side is a table of its own,
+    several cells on a row. One table's rules run across the gutter, or, drawn cell by cell, break
+    at every column, not once for each side."""
+    if len(rules) < 4:
+        return False
+    l0, l1 = min(p.x0 for p in left), max(p.x1 for p in left)
+    r0, r1 = min(p.x0 for p in right), max(p.x1 for p in right)
+    ends = [r for r in rules if x0 - 2 <= r.x1 <= x1 + 2 and r.x1 - r.x0 >= 0.6 * (l1 - l0)]
+    starts = [r for r in rules if x0 - 2 <= r.x0 <= x1 + 2 and r.x1 - r.x0 >= 0.6 * (r1 - r0)]
+    pairs = sum(1 for a in ends if any(abs(a.top - b.top) <= 1 for b in starts))
+    return pairs >= 2 and all(_rows_of_cells(side) >= 3 for side in (left, right))
+
+
+def _rows_of_cells(side: list[Piece]) -> int:
+    """How many rows of ``side`` hold two pieces or more."""
+    rows: dict[int, int] = {}
+    for p in side:
+        rows[round(p.baseline)] = rows.get(round(p.baseline), 0) + 1
+    return sum(1 for n in rows.values() if n >= 2)
 
 
 def _paragraph(side: list[Piece], settings: LayoutSettings) -> bool:
