@@ -510,6 +510,28 @@ def test_two_tables_side_by_side_each_ruled_on_its_own_read_one_after_the_other(
     assert texts(page(*drawn)) == together
 
 
+def test_tiny_tags_beside_the_boxed_lines_of_a_figure_are_read_after_it() -> None:
+    """A figure that dissects a paragraph: each of its lines in a box of its own, tagged on the left
+    in 3.6-pt type (``Zusammenfassen``, ``Gruppieren``). The lines read on as one paragraph, the
+    tags after the figure; a formula's label among its symbols is no tag."""
+    lines_ = ["Mehrere Studien haben gezeigt, dass vortrainierte Modelle selten gut schließen",
+              "[Brown et al., 2020; Müller et al., 2022], doch ihre Fähigkeit lässt sich steigern,",
+              "indem sie Schritt für Schritt begründen, sei es durch Feinabstimmung oder Beispiele."]  # fmt: skip
+    tags = ["Zusammenfassen", "Gruppieren", "Abgleichen"]
+    drawn, rules = [], []
+    for k, (t, tag) in enumerate(zip(lines_, tags, strict=True)):
+        y = 100 + 15 * k
+        drawn += [glyphs(t, 180, y, 7), glyphs(tag, 180 - 6 - 0.5 * 3.6 * len(tag), y - 1.5, 3.6)]
+        top, bottom = y - 8, y + 3
+        rules += [Rule(176, top, 520, top), Rule(176, bottom, 520, bottom), Rule(176, top, 176, bottom)]
+        rules += [Rule(520, top, 520, bottom)]
+    assert texts(page(*drawn, rules=rules)) == [*lines_, *tags]
+    formula = [glyphs("Lehrsatz", 150, 100, 3.6), glyphs("= P n+1 k=0 x k", 170, 100, 10)]
+    assert not blocks._tag_words(
+        lines.group_rows(lines.pieces(words.words([g for r in formula for g in r], S), S), S)[0]
+    )
+
+
 def test_a_table_whose_long_cells_end_their_rows_stays_rows() -> None:
     """Long cells that each end a sentence are a table's (a list of rules beside their sections):
     they stay rows with their neighbours."""

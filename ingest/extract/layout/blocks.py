@@ -640,8 +640,12 @@ def _group_blocks(group: list[Piece], g: int, rules: Sequence[Rule], settings: L
         lines = _with_asides(lines, labels, settings)
     # the tables, each at its place among the lines
     out: list[Block] = []
+    tags: list[list[Word]] = []
+    proxy_rows = [group_rows(proxy.members or [], settings) for proxy in proxies]
+    proxy_tags = [[_tag_words(row) for row in rows_of] for rows_of in proxy_rows]
+    tagged = any(tag for found in proxy_tags for tag in found)
     queue = list(lines)
-    for proxy in proxies:
+    for proxy, member_rows, found in zip(proxies, proxy_rows, proxy_tags, strict=True):
         before = [ln for ln in queue if ln.baseline < proxy.top]
         queue = [ln for ln in queue if ln.baseline >= proxy.top]
         out.extend(_runs(before, g))
@@ -651,8 +655,22 @@ def _group_blocks(group: list[Piece], g: int, rules: Sequence[Rule], settings: L
             r for r in rules if not r.vertical and proxy.x0 - 1 <= r.x1 and r.x0 <= proxy.x1 + 1
             and proxy.top + 1 < r.top < proxy.bottom - 1
         ]  # fmt: skip
-        cells = [_table_row(r, vertical, settings) for r in group_rows(proxy.members, settings)]
-        out.append(Block(_wrapped_cells(cells, horizontal, vertical, settings), "table", g, proxy.x0, proxy.x1))
+        # a figure's tags beside the lines it boxes (each line its own box) are read after the
+        # figure, not as the lines' first cells; where the figure has such tags, a tag on a row of
+        # its own too
+        if tagged:
+            body = sorted(p.size for p in proxy.members)[len(proxy.members) // 2]
+            found = [tag or _tag_row(row, body) for tag, row in zip(found, member_rows, strict=True)]
+        if any(found):
+            taken = {id(w) for tag in found for w in tag}
+            member_rows = [[q for q in (_without(p, taken) for p in row) if q is not None] for row in member_rows]
+            tags += [tag for tag in found if tag]
+        cells = [_table_row(r, vertical, settings) for r in member_rows if r]
+        if cells:
+            out.append(Block(_wrapped_cells(cells, horizontal, vertical, settings), "table", g, proxy.x0, proxy.x1))
+    if tags:
+        asides = [make_line([piece_of(tag)], settings, kind="aside") for tag in tags]
+        out.append(Block(asides, "aside", g, min(a.x0 for a in asides), max(a.x1 for a in asides)))
     out.extend(_runs(queue, g))
     return out
 
@@ -693,7 +711,7 @@ def side_labels(rows: list[list[Piece]], settings: LayoutSettings) -> tuple[list
     out: list[list[Piece]] = []
     labels: list[tuple[int, Piece]] = []
     for row in rows:
-        left = _label_words(row, out, settings)
+        left = _label_words(row, out, settings) or _tag_words(row)
         if left:
             labels.append((len(out), piece_of(left)))
             taken = {id(w) for w in left}
@@ -744,6 +762,39 @@ def _label_words(row: list[Piece], above: list[list[Piece]], settings: LayoutSet
             return []
         last = prev[0].baseline
     return left
+
+
+#: A tag's type is at most this share of the size of the text beside it.
+TAG_SIZE = 0.6
+
+
+def _tag_words(row: list[Piece]) -> list[Word]:
+    """The words of ``row`` that are a figure's tag beside a line of its text (``Summarizing``,
+    ``Grouping`` in 3.6-pt type left of 7-pt lines of an annotated paragraph), or none: one or two
+    words of letters at the start of the row, in type at most :data:`TAG_SIZE` of the text's, set
+    off from it by half an em, with at least three words of letters after them. (A footnote mark or
+    a subscript is a digit or two, or sits against its text; a formula's label sits among symbols.)"""
+    words = sorted((w for p in row for w in p.words), key=lambda w: w.x0)
+    if len(words) < 4:
+        return []
+    text_size = max(w.size for w in words)
+    k = next(i for i, w in enumerate(words) if w.size > TAG_SIZE * text_size)
+    if not 1 <= k <= 2 or len(words) - k < 3:
+        return []
+    tag, rest = words[:k], words[k:]
+    if rest[0].x0 - tag[-1].x1 < 0.5 * rest[0].size or sum(c.isalpha() for w in tag for c in w.text) < 3:
+        return []
+    # beside a line of words (a formula's underbrace label sits among symbols)
+    return tag if sum(1 for w in rest if sum(c.isalpha() for c in w.text) >= 3) >= 3 else []
+
+
+def _tag_row(row: list[Piece], body: float) -> list[Word]:
+    """A row that is nothing but a tag (one or two words of letters in type at most
+    :data:`TAG_SIZE` of ``body``, the size of the text around it), or none."""
+    words = [w for p in row for w in p.words]
+    if not 1 <= len(words) <= 2 or any(w.size > TAG_SIZE * body for w in words):
+        return []
+    return words if sum(c.isalpha() for w in words for c in w.text) >= 3 else []
 
 
 def _without(p: Piece, taken: set[int]) -> Piece | None:
