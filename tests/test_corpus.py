@@ -210,6 +210,14 @@ def test_two_column_papers_read_column_by_column(name: str, minimum: float) -> N
         ("acl2020_specter_2col.pdf", "Radim Řehůřek and Petr Sojka. 2010. Software Framework for Topic"),
         ("geotopo_german_textbook.pdf", "Eine Überlagerung p : X\u0303 → X heißt universell, wenn X\u0303 einfach"),
         ("geotopo_german_textbook.pdf", "einem Punkt P\u0302. P wird auf P\u0302 abgebildet."),
+        # the last lines of a page's two columns above a full-width worksheet, column by column
+        (
+            "irs_i1040nr_instructions.pdf",
+            "July 1, 1986, and you used this method last year to figure the taxable part, or (b) your annuity "
+            "starting date was after November 18, 1996, and both of the following apply.",
+        ),
+        # two tax rate schedules side by side, each ruled on its own: each heading and table whole
+        ("irs_i1040nr_instructions.pdf", "Married Filing Separate Returns—If you checked Filing Status Box 3, 4, or 5"),
         # a worked example beside a small sample table reads whole, not across the table's rows
         (
             "irs_i1040nr_instructions.pdf",
