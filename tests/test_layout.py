@@ -526,6 +526,8 @@ def test_tiny_tags_beside_the_boxed_lines_of_a_figure_are_read_after_it() -> Non
         rules += [Rule(176, top, 520, top), Rule(176, bottom, 520, bottom), Rule(176, top, 176, bottom)]
         rules += [Rule(520, top, 520, bottom)]
     assert texts(page(*drawn, rules=rules)) == [*lines_, *tags]
+    # unboxed, the lines are one paragraph and each tag is read after it
+    assert texts(page(*drawn)) == [*lines_, *tags]
     formula = [glyphs("Lehrsatz", 150, 100, 3.6), glyphs("= P n+1 k=0 x k", 170, 100, 10)]
     assert not blocks._tag_words(
         lines.group_rows(lines.pieces(words.words([g for r in formula for g in r], S), S), S)[0]

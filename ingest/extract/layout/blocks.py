@@ -279,7 +279,8 @@ def columns(
     """Reading-order groups of ``items`` (between ``lo`` and ``hi``): each is one column's flow, a
     full-width section, or (flagged ``True``) pieces floating in a gutter. Where no gutter runs the
     region's full height (a full-width table or figure over the columns), the region is cut at its
-    widest horizontal gap and each band is searched on its own."""
+    widest horizontal gap and each band is searched on its own. ``rules`` are the page's horizontal
+    rules: two tables side by side, each ruled on its own, are two columns."""
     total = sum(p.chars for p in items)
     if depth > MAX_DEPTH or len(items) < 6 or hi - lo < 4 * settings.min_gutter or total == 0:
         if 3 <= len(items) < 6 and depth <= MAX_DEPTH:
@@ -707,7 +708,8 @@ def side_labels(rows: list[list[Piece]], settings: LayoutSettings) -> tuple[list
     up to the paragraph's first, start where the text goes on, and the one right above ends
     mid-sentence. A list's marker (``2)``, ``(b)``, ``•``) or a reference's label marks its item's
     first line instead, as do the markers of the items before it, and a table's first cell stands
-    under the cells of its column."""
+    under the cells of its column. A figure's tiny tag at the start of a row (see :func:`_tag_words`)
+    is a label too."""
     out: list[list[Piece]] = []
     labels: list[tuple[int, Piece]] = []
     for row in rows:
