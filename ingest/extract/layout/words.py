@@ -54,10 +54,10 @@ ACCENT_LIFT = 1.0
 def seat_accents(glyphs: list[Glyph]) -> list[Glyph]:
     """Accents drawn as glyphs of their own and raised over the letter next to them in content order
     (TeX's ``\\"U`` in a font without "Ü", math's ``\\tilde X`` and ``\\hat P``) are set on that
-    letter's baseline right before it, where TeX draws a lowercase letter's accent. Raised, they would
-    make a line of accents of their own above the text (``˜  ˜`` over ``f : Z → Y``) and leave the
-    letters plain; seated, they stay in their word, and the cleaner composes the pair where Unicode
-    has the accented letter. Upright glyphs only."""
+    letter's baseline right before it, where TeX draws a lowercase letter's accent, their box moved
+    down onto the letter's line (a highlight of the pair covers the letter). Raised, they would make
+    a line of accents of their own above the text (``˜  ˜`` over ``f : Z → Y``) and leave the letters
+    plain; seated, they stay in their word, and the cleaner composes the pair. Upright glyphs only."""
     if SPACING_ACCENTS.isdisjoint(map(_TEXT, glyphs)):  # counted in C: most pages have none
         return glyphs
     out = list(glyphs)
