@@ -314,7 +314,7 @@ def _short_columns(items: list[Piece], settings: LayoutSettings) -> list[tuple[l
             return None  # two pieces on one row of a side: cells
         if any(len(p.words) < settings.paragraph_words // 2 for side in sides for p in side[:-1]):
             return None  # short lines: cells, not running text
-        if not any(len(side) >= 2 and side[0].words[-1].text[-1:] not in SENTENCE_END for side in sides):
+        if not any(len(side) >= 2 and _runs_on(side[0]) for side in sides):
             return None
         return [(sides[0], False), (sides[1], False)]
     return None
@@ -604,7 +604,7 @@ def _paragraph(side: list[Piece], settings: LayoutSettings) -> bool:
             prev is not None
             and 0 < p.baseline - prev.baseline <= 1.6 * max(p.size, prev.size)
             and abs(p.x0 - prev.x0) <= 2 * p.size
-            and prev.words[-1].text[-1:] not in SENTENCE_END
+            and _runs_on(prev)
         ):
             run += 1
             if run >= need:
@@ -743,7 +743,7 @@ def _label_words(row: list[Piece], above: list[list[Piece]], settings: LayoutSet
         return []
     if not -0.5 * em <= rest[0].x0 - edge <= 0.15 * em:  # (the line above may be indented)
         return []
-    if sum(len(p.words) for p in above[-1]) < 3 or above[-1][-1].words[-1].text[-1:] in SENTENCE_END:
+    if sum(len(p.words) for p in above[-1]) < 3 or not _runs_on(above[-1][-1]):
         return []
     if _LIST_MARKER.match(" ".join(w.text for w in left)) or left[-1].text.endswith(":"):
         return []
@@ -784,10 +784,10 @@ def _tag_words(row: list[Piece]) -> list[Word]:
     if not 1 <= k <= 2 or len(words) - k < 3:
         return []
     tag, rest = words[:k], words[k:]
-    if rest[0].x0 - tag[-1].x1 < 0.5 * rest[0].size or sum(c.isalpha() for w in tag for c in w.text) < 3:
+    if rest[0].x0 - tag[-1].x1 < 0.5 * rest[0].size or _letters(tag) < 3:
         return []
     # beside a line of words (a formula's underbrace label sits among symbols)
-    return tag if sum(1 for w in rest if sum(c.isalpha() for c in w.text) >= 3) >= 3 else []
+    return tag if sum(1 for w in rest if _letters([w]) >= 3) >= 3 else []
 
 
 def _tag_row(row: list[Piece], body: float) -> list[Word]:
@@ -796,7 +796,17 @@ def _tag_row(row: list[Piece], body: float) -> list[Word]:
     words = [w for p in row for w in p.words]
     if not 1 <= len(words) <= 2 or any(w.size > TAG_SIZE * body for w in words):
         return []
-    return words if sum(c.isalpha() for w in words for c in w.text) >= 3 else []
+    return words if _letters(words) >= 3 else []
+
+
+def _letters(words: Sequence[Word]) -> int:
+    """How many letters ``words`` hold."""
+    return sum(c.isalpha() for w in words for c in w.text)
+
+
+def _runs_on(p: Piece) -> bool:
+    """``p`` does not end a sentence (nor a clause: a colon, a semicolon): the text goes on after it."""
+    return p.words[-1].text[-1:] not in SENTENCE_END
 
 
 def _without(p: Piece, taken: set[int]) -> Piece | None:

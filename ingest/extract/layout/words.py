@@ -74,8 +74,7 @@ def seat_accents(glyphs: list[Glyph]) -> list[Glyph]:
         letter, first = out[j], min(i, j)
         # the pair starts a word where its first glyph did, unless the letter abuts the glyph before
         # it (pdfium marks a space before a letter an accent overlaps, with no gap to speak of)
-        em = letter.size if letter.size > 0 else letter.bottom - letter.top
-        space = out[first].space_before and (first == 0 or letter.x0 > out[first - 1].x1 + 0.1 * em)
+        space = out[first].space_before and (first == 0 or letter.x0 > out[first - 1].x1 + 0.1 * _em(letter))
         seated = g._replace(
             top=letter.top, bottom=letter.bottom, baseline=letter.baseline, size=letter.size, space_before=space
         )
@@ -89,12 +88,17 @@ def _raised_over(accent: Glyph, letter: Glyph) -> bool:
     as ``p˜``; an apostrophe drawn as an acute, ``it´s``, stands after its letter, not over it)."""
     if not letter.text[:1].isalpha() or letter.rotation or accent.rotation:
         return False
-    em = letter.size if letter.size > 0 else letter.bottom - letter.top
+    em = _em(letter)
     middle = (accent.x0 + accent.x1) / 2
     lift = letter.baseline - accent.baseline
     if lift > 0.1 * em:
         return letter.x0 - 0.15 * em <= middle <= letter.x1 + 0.15 * em and lift <= ACCENT_LIFT * em
     return abs(lift) <= 0.1 * em and letter.x0 + 0.1 * em < middle < letter.x1 - 0.1 * em
+
+
+def _em(g: Glyph) -> float:
+    """A glyph's em: its font size, or its box's height where the parser gives none."""
+    return g.size if g.size > 0 else g.bottom - g.top
 
 
 def same_line(
