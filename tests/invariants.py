@@ -3,6 +3,7 @@ and the full-text index holds exactly the stored chunks."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Any
 
@@ -17,11 +18,15 @@ from citeline.store.search import search_key, search_text
 DELETABLE = set(" \t\r\n\f\v\u00a0\u00ad\u200b\u2060\ufeff\u2028\u2029\ufffd")
 
 
+#: a soft hyphen and, where it ends a line, the blanks and line break after it (cleaning deletes both)
+_SOFT_HYPHEN = re.compile("\u00ad(?:[ \t]*(?:\r\n|[\n\r\f]))?")
+
+
 def composed_accent(src: str, out: str) -> bool:
     """``out`` is the letter ``src`` spells as TeX draws it: spacing accents, then the letter (with a
     soft hyphen and the line break it ends between them, which cleaning deleted); one code point or
     the letter and its combining marks."""
-    src = src.replace("\u00ad", "").translate(dict.fromkeys(map(ord, "\r\n\f"), ""))
+    src = _SOFT_HYPHEN.sub("", src)
     accents, letter = src[:-1], src[-1:]
     return (
         len(src) >= 2
@@ -41,7 +46,7 @@ def block_ok(src: str, out: str) -> bool:
         return bool(out) and LIGATURES[src].endswith(out)
     if not (set(src) & set(LIGATURES) and set(src) & set(SPACING_ACCENTS)):
         return False
-    letters = "".join(LIGATURES.get(c, c) for c in src.replace("\u00ad", ""))
+    letters = "".join(LIGATURES.get(c, c) for c in _SOFT_HYPHEN.sub("", src))
     k = next((i for i, c in enumerate(letters) if c not in SPACING_ACCENTS), len(letters))
     if k == len(letters):
         return False

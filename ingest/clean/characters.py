@@ -57,12 +57,15 @@ def _lone_symbol(text: str, k: int) -> bool:
     letter beside it, or a digit beside it (a ligature sits between letters, at most one side a
     space or a mark: ``e\ufffdcient``, ``\ufffdow``, ``sta\ufffd.``; a minus or an arrow sits
     between digits, spaces and marks: ``t\ufffd1``, ``a \ufffd! p``). A combining mark counts as
-    the letter it sits on (``X̃\ufffd``)."""
+    the letter it sits on (``X̃\ufffd``); a spacing accent right before it stands over it, so the
+    glyph is a letter (``¨\ufffd``: dropping it would hand that accent to the next letter)."""
     j = k - 1
     while j >= 0 and unicodedata.combining(text[j]):
         j -= 1
     before = text[j] if j >= 0 else " "
     after = text[k + 1] if k + 1 < len(text) else " "
+    if before in SPACING_ACCENTS:
+        return False
     if before.isdigit() or after.isdigit():
         return True
     return not (before.isalpha() or after.isalpha())

@@ -26,7 +26,7 @@ from citeline.ingest.clean.whitespace import normalize_whitespace
 from citeline.ingest.offsets import Normalized, OffsetMap
 
 #: Bumped whenever cleaning can turn the same raw stream into another text (it enters the settings hash).
-PIPELINE_VERSION = 6
+PIPELINE_VERSION = 7
 
 
 @dataclass(frozen=True, slots=True)
