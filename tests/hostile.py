@@ -87,3 +87,37 @@ def shared_resources(path: Path) -> Path:
         )
     )
     return path
+
+
+def ruled_table_in_a_form(path: Path) -> Path:
+    """Not hostile: a page whose ruled table is placed as a form XObject at half size (as figure and
+    table tools place theirs), its seven borders thin filled rectangles of one path (seven ``re``
+    in one ``f``), its cells in Helvetica with non-ASCII letters (WinAnsi octal escapes); the last row's first cell
+    wraps onto two lines."""
+    form = (
+        b"0 g\n"
+        b"0 0 360 1 re 0 40 360 1 re 0 80 360 1 re 0 120 360 1 re "
+        b"0 0 1 121 re 180 0 1 121 re 359 0 1 121 re f\n"
+        b"BT /F1 20 Tf 10 92 Td (Gr\\366\\337e) Tj 180 0 Td (Ma\\337) Tj ET\n"
+        b"BT /F1 20 Tf 10 52 Td (L\\344nge) Tj 180 0 Td (12 m) Tj ET\n"
+        b"BT /F1 20 Tf 10 22 Td (Breite des) Tj 180 0 Td (3 m) Tj -180 -18 Td (Geb\\344udes) Tj ET\n"
+    )
+    page = b"BT /F1 10 Tf 20 170 Td (\\334bersicht der Ma\\337e:) Tj ET\nq /T Do Q\n"
+    path.write_bytes(
+        _pdf(
+            [
+                b"<< /Type /Catalog /Pages 2 0 R >>",
+                b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 240 200] "
+                b"/Resources << /Font << /F1 6 0 R >> /XObject << /T 5 0 R >> >> /Contents 4 0 R >>",
+                _stream(page),
+                _stream(
+                    form,
+                    b"/Type /XObject /Subtype /Form /BBox [0 0 400 200] /Matrix [0.5 0 0 0.5 20 50] "
+                    b"/Resources << /Font << /F1 6 0 R >> >>",
+                ),
+                _FONT,
+            ]
+        )
+    )
+    return path

@@ -14,6 +14,7 @@ from citeline.ingest.extract import Limits, extract
 from citeline.ingest.extract.ocr import OcrSettings
 from citeline.ingest.offsets import Normalized, Original
 from tests.conftest import PDF_FIXTURES, truth
+from tests.hostile import ruled_table_in_a_form
 
 BACKENDS = ["pdfplumber", "pdfium"]
 TEXT_FIXTURES = ["policy_handbook", "policy_handbook_v2", "two_column_paper", "multilingual", "xss_document"]
@@ -251,3 +252,35 @@ def test_directory_and_unreadable_file(tmp_path: Path) -> None:
 def test_absurd_sizes_are_refused(limits: Limits, message: str, backend: str) -> None:
     with pytest.raises(TooLarge, match=message):
         extract(PDF_FIXTURES / "policy_handbook.pdf", extractor=backend, limits=limits)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_ruled_table_placed_as_a_form_reads_as_rows_with_either_backend(tmp_path: Path, backend: str) -> None:
+    # the borders are seven thin rectangles of one path inside a form XObject: pdfium reports the
+    # path whole and inside the form, so its rules are found subpath by subpath, through the form's
+    # matrix, as pdfminer finds them; with them the wrapped cell is read whole in its row
+    ex = extract(ruled_table_in_a_form(tmp_path / "form_table.pdf"), extractor=backend, fallback=False)
+    assert ex.raw.split("\n") == ["Übersicht der Maße:", "", "Größe\tMaß", "Länge\t12 m", "Breite des Gebäudes\t3 m"]
+
+
+def test_both_backends_find_the_same_rules_inside_a_form(tmp_path: Path) -> None:
+    import pdfplumber
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
+
+    from citeline.ingest.extract.pdfium_glyphs import pdfium_page
+    from citeline.ingest.extract.plumber_glyphs import plumber_page
+
+    path = ruled_table_in_a_form(tmp_path / "form_table.pdf")
+    with pdfplumber.open(path) as pdf:
+        plumber = sorted(tuple(round(v, 2) for v in r) for r in plumber_page(pdf.pages[0]).rules)
+    doc = pdfium.PdfDocument(str(path))
+    try:
+        ours = sorted(tuple(round(v, 2) for v in r) for r in pdfium_page(doc[0], 1, pdfium_c).rules)
+    finally:
+        doc.close()
+    # half size, placed at (20, 50): the top border's rectangle, 360 x 1 in the form, spans
+    # x 20..200 and sits 200 - 50 - 60.5 = 89.5 .. 90 from the page's top
+    assert (20.0, 89.5, 200.0, 90.0) in plumber
+    assert len(plumber) == 7
+    assert ours == plumber

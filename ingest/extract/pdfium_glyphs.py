@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import itertools
 import math
 import struct
 from collections.abc import Callable
@@ -221,48 +222,179 @@ def _edges(
     return left, top, right, bottom
 
 
+#: A PDF matrix ``(a, b, c, d, e, f)``: ``x' = a*x + c*y + e``, ``y' = b*x + d*y + f``.
+Matrix = tuple[float, float, float, float, float, float]
+_IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+#: A path with more segments than this is a plot or a drawing, not a table's ruling: its bounds are
+#: taken whole (one ``ctypes`` call) instead of segment by segment.
+MAX_PATH_SEGMENTS = 1000
+#: A path of at most this many segments is one subpath (``m`` and four ``l``: a rectangle): its
+#: bounds are taken whole.
+SIMPLE_PATH = 5
+#: How deep form objects nest before the rest are left out (a malformed file may nest forever).
+MAX_FORM_DEPTH = 8
+
+
 def _rules(page: Any, transform: Transform, pdfium_c: Any) -> list[Rule]:
-    """Path objects that are horizontal or vertical lines (thin bounds), in display space."""
+    """Horizontal and vertical lines, in display space, as pdfplumber finds them: each subpath of a
+    path object (one ``re`` is one subpath; a path may hold many) that is a straight line or an
+    axis-aligned polygon of at most five points, at most :data:`RULE_THICKNESS` thin; inside form
+    objects too (a figure or a table placed as a form), through each form's matrix."""
     count = pdfium_c.FPDFPage_CountObjects(page)
     if count <= 0:
         return []
-    get_object, get_type, get_bounds = _object_readers(pdfium_c)
-    page_ref = ctypes.cast(page, ctypes.c_void_p).value
-    ox, oy, ax, ay, bx, by = transform
-    box = (ctypes.c_float * 4)()
-    b = ctypes.addressof(box)
-    left, bottom, right, top = b, b + 4, b + 8, b + 12
+    calls = _object_readers(pdfium_c)
     out: list[Rule] = []
-    path = pdfium_c.FPDF_PAGEOBJ_PATH
-    for k in range(count):
-        obj = get_object(page_ref, k)
-        if get_type(obj) != path or not get_bounds(obj, left, bottom, right, top):
-            continue
-        x0, y0, x1, y1 = box
-        if min(x1 - x0, y1 - y0) > RULE_THICKNESS:
-            continue
-        xa, ya = ox + ax * x0 + bx * y0, oy + ay * x0 + by * y0
-        xb, yb = ox + ax * x1 + bx * y1, oy + ay * x1 + by * y1
-        out.append(Rule(min(xa, xb), min(ya, yb), max(xa, xb), max(ya, yb)))
+    _collect_rules(calls, ctypes.cast(page, ctypes.c_void_p).value, None, _IDENTITY, transform, out, 0)
     return out
 
 
-@functools.cache
-def _object_readers(pdfium_c: Any) -> tuple[Any, Any, Any]:
-    """``FPDFPage_GetObject``, ``FPDFPageObj_GetType`` and ``FPDFPageObj_GetBounds`` on plain
-    addresses (see :func:`_box_reader`)."""
-    voidp, cint = ctypes.c_void_p, ctypes.c_int
+def _collect_rules(
+    calls: _ObjectCalls, page: int | None, form: int | None, outer: Matrix, transform: Transform, out: list[Rule],
+    depth: int,
+) -> None:  # fmt: skip
+    """The rules among the objects of ``page`` (or of the form object ``form``), whose coordinates
+    ``outer`` takes to page space."""
+    count = calls.count_page(page) if form is None else calls.count_form(form)
+    path, form_type = calls.path_type, calls.form_type
+    box = (ctypes.c_float * 4)()
+    b = ctypes.addressof(box)
+    left, bottom, right, top = b, b + 4, b + 8, b + 12
+    plain = outer == _IDENTITY
+    for k in range(count):
+        obj = calls.page_object(page, k) if form is None else calls.form_object(form, k)
+        kind = calls.get_type(obj)
+        if kind == form_type and depth < MAX_FORM_DEPTH:
+            _collect_rules(calls, None, obj, _then(calls.matrix_of(obj), outer), transform, out, depth + 1)
+            continue
+        if kind != path:
+            continue
+        if not calls.get_bounds(obj, left, bottom, right, top):
+            continue
+        x0, y0, x1, y1 = box
+        if plain:
+            corners = [(x0, y0), (x1, y1)]
+        else:
+            corners = [_apply(outer, x, y) for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
+        if _thin(corners):
+            # a line, a thin rectangle, a thin bundle of them (a dashed line): one rule
+            _add_rule(corners, transform, out)
+            continue
+        segments = calls.count_segments(obj)
+        if SIMPLE_PATH < segments <= MAX_PATH_SEGMENTS:
+            # a path of many subpaths (several ``re`` in one path: a table's cell borders, a
+            # figure's boxes): each on its own
+            for points in _subpaths(calls, obj, segments, _then(calls.matrix_of(obj), outer)):
+                _add_rule(points, transform, out)
 
-    def plain(bound: Any, argtypes: tuple[Any, ...], restype: Any) -> Any:
-        fn = type(bound)(ctypes.cast(bound, ctypes.c_void_p).value)
-        fn.argtypes, fn.restype = argtypes, restype
-        return fn
 
+def _thin(points: list[tuple[float, float]]) -> bool:
+    """The points' bounding box is at most :data:`RULE_THICKNESS` thin."""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return min(max(xs) - min(xs), max(ys) - min(ys)) <= RULE_THICKNESS
+
+
+def _subpaths(calls: _ObjectCalls, obj: int, segments: int, matrix: Matrix) -> list[list[tuple[float, float]]]:
+    """The page-space points of each subpath of path ``obj`` drawn with straight segments only (a
+    subpath with a curve in it is no rule)."""
+    x, y = calls.x, calls.y
+    xr, yr = ctypes.addressof(x), ctypes.addressof(y)
+    a, b, c, d, e, f = matrix
+    out: list[list[tuple[float, float]]] = []
+    current: list[tuple[float, float]] = []
+    curved = False
+    for i in range(segments):
+        seg = calls.segment(obj, i)
+        kind = calls.segment_type(seg)
+        if kind == calls.moveto:
+            if len(current) >= 2 and not curved:
+                out.append(current)
+            current, curved = [], False
+        elif kind != calls.lineto:
+            curved = True
+        if not calls.point(seg, xr, yr):
+            curved = True
+            continue
+        px, py = x.value, y.value
+        current.append((a * px + c * py + e, b * px + d * py + f))
+    if len(current) >= 2 and not curved:
+        out.append(current)
+    return out
+
+
+def _add_rule(points: list[tuple[float, float]], transform: Transform, out: list[Rule]) -> None:
+    """A rule for a line or an axis-aligned polygon of at most five points (a rectangle, closed or
+    not) in page space, when it is thin; what pdfminer calls an ``LTLine`` or an ``LTRect``."""
+    if len(points) > 5:
+        return
+    if len(points) > 2 and any(
+        abs(x1 - x0) > 0.01 and abs(y1 - y0) > 0.01 for (x0, y0), (x1, y1) in itertools.pairwise(points)
+    ):
+        return
+    if not _thin(points):
+        return
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    ox, oy, ax, ay, bx, by = transform
+    xa, ya = ox + ax * x0 + bx * y0, oy + ay * x0 + by * y0
+    xb, yb = ox + ax * x1 + bx * y1, oy + ay * x1 + by * y1
+    out.append(Rule(min(xa, xb), min(ya, yb), max(xa, xb), max(ya, yb)))
+
+
+def _then(inner: Matrix, outer: Matrix) -> Matrix:
+    """The matrix that applies ``inner``, then ``outer``."""
+    a, b, c, d, e, f = inner
+    oa, ob, oc, od, oe, of = outer
     return (
-        plain(pdfium_c.FPDFPage_GetObject, (voidp, cint), voidp),
-        plain(pdfium_c.FPDFPageObj_GetType, (voidp,), cint),
-        plain(pdfium_c.FPDFPageObj_GetBounds, (voidp, voidp, voidp, voidp, voidp), cint),
-    )
+        a * oa + b * oc, a * ob + b * od, c * oa + d * oc, c * ob + d * od, e * oa + f * oc + oe, e * ob + f * od + of,
+    )  # fmt: skip
+
+
+def _apply(m: Matrix, x: float, y: float) -> tuple[float, float]:
+    return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
+
+
+class _ObjectCalls:
+    """pdfium's page-object and path calls on plain addresses (see :func:`_box_reader`), with their
+    output buffers."""
+
+    def __init__(self, pdfium_c: Any) -> None:
+        voidp, cint, boolean = ctypes.c_void_p, ctypes.c_int, ctypes.c_int
+
+        def plain(bound: Any, argtypes: tuple[Any, ...], restype: Any) -> Any:
+            fn = type(bound)(ctypes.cast(bound, ctypes.c_void_p).value)
+            fn.argtypes, fn.restype = argtypes, restype
+            return fn
+
+        c = pdfium_c
+        self.count_page = plain(c.FPDFPage_CountObjects, (voidp,), cint)
+        self.page_object = plain(c.FPDFPage_GetObject, (voidp, cint), voidp)
+        self.count_form = plain(c.FPDFFormObj_CountObjects, (voidp,), cint)
+        self.form_object = plain(c.FPDFFormObj_GetObject, (voidp, ctypes.c_ulong), voidp)
+        self.get_type = plain(c.FPDFPageObj_GetType, (voidp,), cint)
+        self.get_bounds = plain(c.FPDFPageObj_GetBounds, (voidp, voidp, voidp, voidp, voidp), boolean)
+        self.count_segments = plain(c.FPDFPath_CountSegments, (voidp,), cint)
+        self.segment = plain(c.FPDFPath_GetPathSegment, (voidp, cint), voidp)
+        self.segment_type = plain(c.FPDFPathSegment_GetType, (voidp,), cint)
+        self.point = plain(c.FPDFPathSegment_GetPoint, (voidp, voidp, voidp), boolean)
+        self._get_matrix = plain(c.FPDFPageObj_GetMatrix, (voidp, voidp), boolean)
+        self.path_type, self.form_type = c.FPDF_PAGEOBJ_PATH, c.FPDF_PAGEOBJ_FORM
+        self.moveto, self.lineto = c.FPDF_SEGMENT_MOVETO, c.FPDF_SEGMENT_LINETO
+        self.x, self.y = ctypes.c_float(), ctypes.c_float()
+        self._m = c.FS_MATRIX()
+        self._m_ref = ctypes.addressof(self._m)
+
+    def matrix_of(self, obj: int) -> Matrix:
+        """An object's own matrix (a path's points, a form's contents, to its parent's space)."""
+        if not self._get_matrix(obj, self._m_ref):
+            return _IDENTITY
+        m = self._m
+        return (m.a, m.b, m.c, m.d, m.e, m.f)
+
+
+@functools.cache
+def _object_readers(pdfium_c: Any) -> _ObjectCalls:
+    return _ObjectCalls(pdfium_c)
 
 
 @functools.cache
