@@ -290,6 +290,32 @@ def test_a_wrapped_cell_of_a_ruled_table_is_read_whole_in_its_row() -> None:
     ]
 
 
+def test_text_inside_a_frame_reads_as_a_region_of_its_own_not_as_rows_of_cells() -> None:
+    # a diagram's frame (with its name tab in the corner, as UML tools draw it) around two boxes of
+    # attribute lines whose baselines do not line up: no rule crosses the frame, so it is no table
+    # and each box reads whole; the frame's text still stands apart from the text around it
+    left = ["Gewässer: Fläche", "Größe: Zahl", "Tiefe: Meter", "Ufer: Linie", "Name: Text", "Art: Code"]
+    right = ["Straße: Kante", "Breite: Meter", "Belag: Code", "Länge: Meter", "Klasse: Code", "Nummer: Text"]
+    drawn = [glyphs("Die Übersicht zeigt das Modell der Gewässer.", 60, 90, 10)]
+    drawn += [glyphs(t, 80, 150 + 12 * k, 9) for k, t in enumerate(left)]
+    drawn += [glyphs(t, 300, 156 + 12 * k, 9) for k, t in enumerate(right)]
+    drawn.append(glyphs("Danach folgen die Straßen des Netzes.", 60, 330, 10))
+    frame = [Rule(60, 110, 480, 110.5), Rule(60, 300, 480, 300.5), Rule(60, 110, 60.5, 300), Rule(480, 110, 480.5, 300)]
+    tab = [Rule(60, 124, 140, 124.5), Rule(140, 110, 140.5, 124.5)]
+    got = texts(page(*drawn, rules=frame + tab))
+    assert got[0] == "Die Übersicht zeigt das Modell der Gewässer."
+    assert got[-1] == "Danach folgen die Straßen des Netzes."
+    body = " ".join(got[1:-1])
+    assert " ".join(left) in body
+    assert " ".join(right) in body
+    assert {ln.kind for ln in layout_page(page(*drawn, rules=frame + tab))} == {"body"}
+    # a rule across the frame makes it a table: its lines are read row by row across the boxes
+    across = Rule(60, 200, 480, 200.5)
+    laid = layout_page(page(*drawn, rules=[*frame, *tab, across]))
+    assert {ln.kind for ln in laid[1:-1]} == {"table"}
+    assert [ln.text for ln in laid[1:3]] == [left[0], right[0]]
+
+
 def test_rows_of_a_table_ruled_only_around_its_header_stay_rows() -> None:
     # no rule between the body rows: nothing says two lines are one row, so none are joined
     xs = (60.0, 200.0, 300.0)

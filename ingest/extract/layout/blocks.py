@@ -23,7 +23,7 @@ import re
 import unicodedata
 from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from citeline.ingest.extract.glyphs import Rule
 from citeline.ingest.extract.layout.lines import (
@@ -194,7 +194,7 @@ def ruled_tables(
     rest: list[Piece] = []
     for p in items:
         cx, cy = (p.x0 + p.x1) / 2, (p.top + p.bottom) / 2
-        for k, (x0, top, x1, bottom) in enumerate(regions):
+        for k, (x0, top, x1, bottom, _framed) in enumerate(regions):
             if x0 - 1 <= cx <= x1 + 1 and top - 1 <= cy <= bottom + 1:
                 inside[k].append(p)
                 break
@@ -205,7 +205,7 @@ def ruled_tables(
         if len(members) < 2:
             rest.extend(members)
             continue
-        x0, top, x1, bottom = regions[k]
+        x0, top, x1, bottom, framed = regions[k]
         size = sorted(p.size for p in members)[len(members) // 2]
         proxies.append(
             Piece(
@@ -219,14 +219,16 @@ def ruled_tables(
                 min(p.seq for p in members),
                 sum(p.chars for p in members),
                 members,
+                framed,
             )
         )
     rest.sort(key=lambda p: p.seq)
     return rest, proxies
 
 
-def _grid_regions(rules: Sequence[Rule]) -> list[tuple[float, float, float, float]]:
-    """Bounding boxes of connected sets of rules holding at least two horizontal and two vertical ones."""
+def _grid_regions(rules: Sequence[Rule]) -> list[tuple[float, float, float, float, bool]]:
+    """Bounding boxes of connected sets of rules holding at least two horizontal and two vertical
+    ones, each flagged when its rules only frame it (see :func:`_frame`)."""
     tol = 1.5
     n = len(rules)
     parent = list(range(n))
@@ -253,15 +255,43 @@ def _grid_regions(rules: Sequence[Rule]) -> list[tuple[float, float, float, floa
     for members in sets.values():
         vertical = sum(1 for r in members if r.vertical)
         if vertical >= 2 and len(members) - vertical >= 2:
-            out.append(
-                (
-                    min(r.x0 for r in members),
-                    min(r.top for r in members),
-                    max(r.x1 for r in members),
-                    max(r.bottom for r in members),
-                )
+            box = (
+                min(r.x0 for r in members),
+                min(r.top for r in members),
+                max(r.x1 for r in members),
+                max(r.bottom for r in members),
             )
+            out.append((*box, _frame(members, box)))
     return out
+
+
+#: An inner rule of a table crosses at least this share of it (merged with the rules it continues).
+CROSSING = 0.5
+
+
+def _frame(members: Sequence[Rule], box: tuple[float, float, float, float]) -> bool:
+    """Rules that only frame their box (a boxed definition, a figure's or a diagram's frame, with
+    perhaps a name tab in a corner): no rule inside the box, pieces that continue each other joined,
+    crosses :data:`CROSSING` of it. Such a box holds text laid out on its own terms (a paragraph,
+    a diagram's boxes), not cells: it is read as a region of its own, in columns and paragraphs."""
+    x0, top, x1, bottom = box
+    tol = 1.5
+    for vertical, lo, hi, extent in ((False, top, bottom, x1 - x0), (True, x0, x1, bottom - top)):
+        runs: list[list[float]] = []  # [position, start, end] of merged collinear rules
+        for r in sorted(
+            (r for r in members if r.vertical == vertical),
+            key=lambda r: ((r.x0 + r.x1) / 2, r.top) if vertical else ((r.top + r.bottom) / 2, r.x0),
+        ):
+            pos = (r.x0 + r.x1) / 2 if vertical else (r.top + r.bottom) / 2
+            start, end = (r.top, r.bottom) if vertical else (r.x0, r.x1)
+            if runs and abs(runs[-1][0] - pos) <= tol and start <= runs[-1][2] + tol:
+                runs[-1][2] = max(runs[-1][2], end)
+            else:
+                runs.append([pos, start, end])
+        for pos, start, end in runs:
+            if lo + 2 < pos < hi - 2 and end - start >= CROSSING * extent:
+                return False
+    return True
 
 
 # ----------------------------------------------------------------------------- columns
@@ -643,7 +673,10 @@ def _group_blocks(group: list[Piece], g: int, rules: Sequence[Rule], settings: L
     out: list[Block] = []
     tags: list[list[Word]] = []
     proxy_rows = [group_rows(proxy.members or [], settings) for proxy in proxies]
-    proxy_tags = [[_tag_words(row) for row in rows_of] for rows_of in proxy_rows]
+    proxy_tags = [
+        [[] if proxy.framed else _tag_words(row) for row in rows_of]
+        for proxy, rows_of in zip(proxies, proxy_rows, strict=True)
+    ]
     tagged = any(tag for found in proxy_tags for tag in found)
     queue = list(lines)
     for proxy, member_rows, found in zip(proxies, proxy_rows, proxy_tags, strict=True):
@@ -651,6 +684,13 @@ def _group_blocks(group: list[Piece], g: int, rules: Sequence[Rule], settings: L
         queue = [ln for ln in queue if ln.baseline >= proxy.top]
         out.extend(_runs(before, g))
         assert proxy.members is not None
+        if proxy.framed:
+            # a framed region (a boxed definition, a diagram): its own columns and paragraphs,
+            # where a few lines make a column (a diagram's boxes)
+            inner = replace(settings, min_side_lines=settings.frame_side_lines)
+            for sub, _floating in columns(proxy.members, proxy.x0, proxy.x1, 1, inner):
+                out.extend(_group_blocks(sub, g, (), settings))
+            continue
         vertical = [r for r in rules if r.vertical and proxy.x0 - 1 <= r.x0 <= proxy.x1 + 1]
         horizontal = [
             r for r in rules if not r.vertical and proxy.x0 - 1 <= r.x1 and r.x0 <= proxy.x1 + 1

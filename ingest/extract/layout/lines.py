@@ -45,6 +45,9 @@ class Piece:
     chars: int
     #: a ruled table standing in for its pieces while columns are found (``words`` is then empty)
     members: list[Piece] | None = None
+    #: the table's rules only frame it (a boxed paragraph, a diagram): its members are read as a
+    #: region of their own, in columns and paragraphs, not as rows of cells
+    framed: bool = False
 
     @property
     def text(self) -> str:

@@ -12,8 +12,10 @@ from dataclasses import asdict, dataclass
 #: pipeline settings hash and the extractor version, so a database made by an older engine reports
 #: its documents as needing ``--reprocess`` instead of silently mixing outputs. (Also bumped when the
 #: glyphs read change: 8 gave pdfplumber's TeX math glyphs each their own pdfium text; 9 reads a
-#: paragraph beside a small table as a column of its own and seats raised accents on their letter.)
-LAYOUT_VERSION = 9
+#: paragraph beside a small table as a column of its own and seats raised accents on their letter;
+#: 10 gives the pdfium backend the rules pdfplumber finds (inside form objects, each subpath of a
+#: path) and reads text inside a frame no rule crosses as a region of its own, not as a table.)
+LAYOUT_VERSION = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +46,9 @@ class LayoutSettings:
     min_side_share: float = 0.15
     #: ... or at least this many lines (a short last column)
     min_side_lines: int = 8
+    #: inside a frame no rule crosses (a diagram's, a boxed definition's), this many lines make a
+    #: side: a diagram's boxes hold a few lines each
+    frame_side_lines: int = 3
     #: at most this share of the glyphs may cross a gutter (titles, full-width lines)
     max_spanning_share: float = 0.4
     #: bins crossed by at most this share of glyphs more than the emptiest one still count as gutter
