@@ -356,7 +356,8 @@ def _apply(m: Matrix, x: float, y: float) -> tuple[float, float]:
 
 class _ObjectCalls:
     """pdfium's page-object and path calls on plain addresses (see :func:`_box_reader`), with their
-    output buffers."""
+    output buffers: one per process (pdfium is not thread-safe; citeline reads PDFs in one thread per
+    worker process)."""
 
     def __init__(self, pdfium_c: Any) -> None:
         voidp, cint, boolean = ctypes.c_void_p, ctypes.c_int, ctypes.c_int
