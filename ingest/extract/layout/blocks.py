@@ -226,10 +226,14 @@ def ruled_tables(
     return rest, proxies
 
 
+#: Rules this close (points) touch: they belong to one set, or one continues the other.
+RULE_GAP = 1.5
+
+
 def _grid_regions(rules: Sequence[Rule]) -> list[tuple[float, float, float, float, bool]]:
     """Bounding boxes of connected sets of rules holding at least two horizontal and two vertical
     ones, each flagged when its rules only frame it (see :func:`_frame`)."""
-    tol = 1.5
+    tol = RULE_GAP
     n = len(rules)
     parent = list(range(n))
 
@@ -275,15 +279,15 @@ def _frame(members: Sequence[Rule], box: tuple[float, float, float, float]) -> b
     crosses :data:`CROSSING` of it. Such a box holds text laid out on its own terms (a paragraph,
     a diagram's boxes), not cells: it is read as a region of its own, in columns and paragraphs."""
     x0, top, x1, bottom = box
-    tol = 1.5
+    tol = RULE_GAP
     for vertical, lo, hi, extent in ((False, top, bottom, x1 - x0), (True, x0, x1, bottom - top)):
+        spans = sorted(
+            ((r.x0 + r.x1) / 2, r.top, r.bottom) if vertical else ((r.top + r.bottom) / 2, r.x0, r.x1)
+            for r in members
+            if r.vertical == vertical
+        )
         runs: list[list[float]] = []  # [position, start, end] of merged collinear rules
-        for r in sorted(
-            (r for r in members if r.vertical == vertical),
-            key=lambda r: ((r.x0 + r.x1) / 2, r.top) if vertical else ((r.top + r.bottom) / 2, r.x0),
-        ):
-            pos = (r.x0 + r.x1) / 2 if vertical else (r.top + r.bottom) / 2
-            start, end = (r.top, r.bottom) if vertical else (r.x0, r.x1)
+        for pos, start, end in spans:
             if runs and abs(runs[-1][0] - pos) <= tol and start <= runs[-1][2] + tol:
                 runs[-1][2] = max(runs[-1][2], end)
             else:
@@ -672,11 +676,9 @@ def _group_blocks(group: list[Piece], g: int, rules: Sequence[Rule], settings: L
     # the tables, each at its place among the lines
     out: list[Block] = []
     tags: list[list[Word]] = []
-    proxy_rows = [group_rows(proxy.members or [], settings) for proxy in proxies]
-    proxy_tags = [
-        [[] if proxy.framed else _tag_words(row) for row in rows_of]
-        for proxy, rows_of in zip(proxies, proxy_rows, strict=True)
-    ]
+    # (a framed region is read on its own terms below: no rows of cells, so no tags beside them)
+    proxy_rows = [[] if proxy.framed else group_rows(proxy.members or [], settings) for proxy in proxies]
+    proxy_tags = [[_tag_words(row) for row in rows_of] for rows_of in proxy_rows]
     tagged = any(tag for found in proxy_tags for tag in found)
     queue = list(lines)
     for proxy, member_rows, found in zip(proxies, proxy_rows, proxy_tags, strict=True):
