@@ -5,6 +5,7 @@ chunk's offsets intact. Skips (with the reason) when the corpus folder is absent
 from __future__ import annotations
 
 import collections
+import functools
 import re
 import unicodedata
 from pathlib import Path
@@ -227,12 +228,18 @@ def test_two_column_papers_read_column_by_column(name: str, minimum: float) -> N
     ],
 )
 def test_sentences_that_once_broke_read_through(name: str, sentence: str, backend: str) -> None:
+    corpus_manifest()
+    assert " ".join(sentence.split()) in _cleaned_words(name, backend)
+
+
+@functools.cache
+def _cleaned_words(name: str, backend: str) -> str:
+    """A corpus PDF's cleaned text, its whitespace runs one space: extracted once for all of its
+    sentences (the 117-page textbook takes 20 seconds with the pdfplumber backend)."""
     from citeline.ingest.clean.pipeline import clean
 
-    corpus_manifest()
     ex = extract(CORPUS / name, extractor=backend)
-    text = clean(ex.raw, geometry=ex.line_geometry(), known_furniture=ex.furniture).text
-    assert " ".join(sentence.split()) in " ".join(text.split())
+    return " ".join(clean(ex.raw, geometry=ex.line_geometry(), known_furniture=ex.furniture).text.split())
 
 
 def test_corpus_ingests_end_to_end_with_every_chunk_offset_intact(tmp_path: Path, sqlite_url: str) -> None:
