@@ -161,6 +161,19 @@ B = "“A field deployment study (N=6) ran for two weeks”"
             "The handbook states that ‘Claims aren’t reimbursed after 90 days’ [S2].",
             [(("S2",), "Claims aren’t reimbursed after 90 days")],
         ),
+        # straight single quotes, as answers written inside JSON strings quote; scare quotes of one
+        # word, "rock 'n' roll" and "the '90s" are no quotes, nor are apostrophes
+        (
+            "Das Handbuch sagt 'Claims aren't reimbursed after 90 days in Zürich' [S2].",
+            [(("S2",), "Claims aren't reimbursed after 90 days in Zürich")],
+        ),
+        ("The '90s were 'great times for the café' [S1].", [(("S1",), "great times for the café")]),
+        ("Employees' claims are 'not reimbursed after 90 days' [S1].", [(("S1",), "not reimbursed after 90 days")]),
+        ("It's the café's policy that rock 'n' roll in the '90s isn't 'reasonable' [S1].", [(("S1",), None)]),
+        (
+            "The policy \"explains what 'reasonable' means for the café\" [S1].",
+            [(("S1",), "explains what 'reasonable' means for the café")],
+        ),
         # the source's own reference ending a quote, which the writer's marker follows
         (
             'Summaries of long documents "can also be prone to hallucination [15]" [S2].',

@@ -207,6 +207,10 @@ def test_an_ellipsis_may_not_splice_parts_of_two_sentences_into_one(store: Store
     (c,) = run(store, {"answer": f'It says "{spliced}" [S1].', "sources": {"S1": chunk}})["citations"]
     assert c["status"] != "verified"
     assert c["passed"] is False
+    # both parts are in the chunk: the reason says why that is not the quote, not that it is absent
+    assert c["reason"] == (
+        "its parts are in the cited chunk in order, but the ellipsis joins part of one sentence to part of another"
+    )
     (c,) = run(store, {"answer": f'It says "{whole} … {late}" [S1].', "sources": {"S1": chunk}})["citations"]
     assert (c["status"], c["passed"]) == ("verified", True)
 
@@ -968,6 +972,7 @@ def test_an_ellipsis_may_not_leave_out_a_negation(store: Store) -> None:
     (c,) = run(store, {"answer": f'Results reach the employer: "{quote}" [S1].', "sources": {"S1": chunk}})["citations"]
     assert c["status"] != "verified"
     assert c["passed"] is False
+    assert c["reason"] == "its parts are in the cited chunk in order, but the ellipsis leaves out a negation"
 
 
 def test_own_words_beside_a_set_off_quote_assert_only_what_they_predicate(store: Store) -> None:

@@ -111,10 +111,16 @@ def _range(first: str, last: str) -> list[str]:
     return [f"{a.group(1)}{n}" for n in range(lo + 1, hi + 1)]
 
 
+#: A word of a quote in straight single quotes: no space, no quote mark but an apostrophe inside it.
+_TOKEN = r"[^'\s](?:[^'\s]|'(?=[^\W\d_]))*"
 _QUOTED = re.compile(
     r"“([^”]+)”|\"([^\"]+)\"|„([^“”]+)[“”]|«\s*([^»]+?)\s*»|»([^«»]+)«|「([^」]+)」|『([^』]+)』"
     # single quotes, as British answers quote: an apostrophe inside a word ("don’t") does not end one
     r"|(?<![^\W_])‘((?:[^‘’]|’(?=[^\W\d_]))+)’(?![^\W_])"
+    # straight single quotes, as answers written inside JSON strings quote: two words at least, an
+    # apostrophe inside a word ("aren't") does not end one, and none opens a word ("rock 'n' roll",
+    # "the '90s" are no quotes)
+    r"|(?<![^\W_])'(" + _TOKEN + r"(?:[ \t]+" + _TOKEN + r")+)'(?![^\W_])"
 )
 #: Where a sentence starts a new clause of its own: a semicolon, a colon, a dash set off by spaces,
 #: or a comma before a coordinating conjunction ("…, and receipts are …"); a comma alone does not

@@ -295,7 +295,8 @@ class Verifier:
             if len(folded) < self.options.min_chars or words < self.options.min_words:
                 what = "quote" if part == cit.quote.strip() else f"the quoted part {part!r}"
                 return "too_short", (
-                    f"{what} has {len(folded)} characters and {words} words; "
+                    f"{what} has {len(folded)} character{'s' * (len(folded) != 1)} and {words} "
+                    f"word{'s' * (words != 1)}; "
                     f"at least {self.options.min_chars} and {self.options.min_words} are needed"
                 )
         return None
@@ -311,7 +312,8 @@ class Verifier:
         seen: dict[str, Match] = {}
         hit = None
         hit = self._at_given_indices(cit, target, parts[0]) if len(parts) == 1 else None
-        hit = hit or self._find(parts, target.chunks, seen)
+        refused: list[str] = []  # why parts found in order were not taken (reported if nothing is found)
+        hit = hit or self._find(parts, target.chunks, seen, refused=refused)
         inserted: list[str] = []
         if "[" in quote and (hit is None or any(m.kind != "exact" for m in hit[1])):
             # not found as written (or only near it): read its square brackets as the writer's marks;
@@ -389,6 +391,9 @@ class Verifier:
         else:
             where = "the cited chunk" if len(target.chunks) == 1 else "the cited chunks"
             result.reason = f"not found in {where}, the other injected chunks or the rest of the document"
+            if refused:
+                # its parts are there, in order: say why that is not the quote
+                result.reason = f"its parts are in {where} in order, but {refused[0]}"
         return None
 
     def _flags(
@@ -503,17 +508,21 @@ class Verifier:
         seen: dict[str, Match] | None = None,
         *,
         elsewhere: bool = False,
+        refused: list[str] | None = None,
     ) -> tuple[ChunkInfo, list[Match]] | None:
         """A quote's parts among chunks: one part as :meth:`_best_in` finds it, several in order in
-        one chunk (:meth:`_elided`)."""
+        one chunk (:meth:`_elided`, which adds to ``refused`` why parts it found were not taken)."""
         if len(parts) == 1:
             return self._best_in(parts[0], chunks, seen, elsewhere=elsewhere)
-        return self._elided(parts, chunks)
+        return self._elided(parts, chunks, refused)
 
-    def _elided(self, parts: list[str], chunks: list[ChunkInfo]) -> tuple[ChunkInfo, list[Match]] | None:
+    def _elided(
+        self, parts: list[str], chunks: list[ChunkInfo], refused: list[str] | None = None
+    ) -> tuple[ChunkInfo, list[Match]] | None:
         """An elided quote (``"A … B"``): every part found, in order, in the same chunk, no part
         spliced to a part of another sentence (see :func:`_spliced`), and no negation left out
-        ("Results are shared only with the employee and are … passed to Northwind" drops "never")."""
+        ("Results are shared only with the employee and are … passed to Northwind" drops "never").
+        Why parts found in order were refused goes to ``refused``."""
         for c in chunks:
             text, matches, pos = c.text, [], 0
             for part in parts:
@@ -530,10 +539,15 @@ class Verifier:
                 matches.append(Match(m.kind, m.score, m.start + pos, m.end + pos, m.differences))
                 pos += m.end
             else:
-                if not any(
-                    _spliced(text, a, b) or _negated(text[a.end : b.start]) for a, b in itertools.pairwise(matches)
-                ):
-                    return c, matches  # (an ellipsis may not leave out a "never")
+                pairs = list(itertools.pairwise(matches))
+                if any(_negated(text[a.end : b.start]) for a, b in pairs):
+                    if refused is not None:
+                        refused.append("the ellipsis leaves out a negation")  # a "never" between them
+                elif any(_spliced(text, a, b) for a, b in pairs):
+                    if refused is not None:
+                        refused.append("the ellipsis joins part of one sentence to part of another")
+                else:
+                    return c, matches
         return None
 
     def _across(
