@@ -44,8 +44,14 @@ MATH_LETTERS = {
 #: look-alike too. The acute and grave, which also stand for apostrophes ("it´s"), only over a vowel.
 SPACING_ACCENTS = {**CLEANER_ACCENTS, "`": "\u0300"}
 
+#: Combining marks (diacritics, kana voicing marks): after a letter, composed with it as NFC has it
+#: ("R" + U+030C is "Ř"), the form text copied from pdftotext, macOS or some PDF viewers is not in.
+COMBINING = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\u3099\u309a\ufe20-\ufe2f"
+
 _CHAR_FOLD: dict[str, str] = {**FULLWIDTH, **QUOTES, **DASHES, **LIGATURES, **MATH_LETTERS}
 _INVISIBLE = re.compile("[" + INVISIBLE + "]")
+_COMBINING = re.compile("[" + COMBINING + "]")
+_COMPOSABLE = re.compile("[^\\W\\d_][" + COMBINING + "]+")
 _SPECIAL = re.compile(
     r"\(cid:\d+\)"  # pdfminer's name for a glyph without a Unicode mapping
     # a spacing accent and the letter it stands over (the acute and grave only over a vowel)
@@ -77,10 +83,22 @@ def fold(text: str) -> Folded:
     """Case-fold and normalise ``text``; the map takes folded offsets back to ``text``."""
     # invisible characters go first, so the rules below see the text as it reads
     if _INVISIBLE.search(text) is None:
-        return _fold_visible(text)
-    visible, visible_map = apply_edits(text, [Edit(m.start(), m.end(), "") for m in _INVISIBLE.finditer(text)])
-    folded = _fold_visible(visible)
-    return Folded(folded.text, visible_map.then(folded.map))
+        folded = _fold_visible(text)
+    else:
+        visible, visible_map = apply_edits(text, [Edit(m.start(), m.end(), "") for m in _INVISIBLE.finditer(text)])
+        folded = _fold_visible(visible)
+        folded = Folded(folded.text, visible_map.then(folded.map))
+    # letters and the combining marks after them, composed last (after ligatures are spelled out and
+    # case folded: "ﬁ" and an acute are "fí"); rare, so one search decides
+    if _COMBINING.search(folded.text) is None:
+        return folded
+    edits = []
+    for m in _COMPOSABLE.finditer(folded.text):
+        composed = unicodedata.normalize("NFC", m.group())
+        if composed != m.group():
+            edits.append(Edit(m.start(), m.end(), composed))
+    composed_text, composed_map = apply_edits(folded.text, edits)
+    return Folded(composed_text, folded.map.then(composed_map))
 
 
 def _fold_visible(text: str) -> Folded:

@@ -65,6 +65,12 @@ FUNCTION_WORDS = frozenset(
 )
 _REF_MARKER = re.compile(r"^(?:\[\d+(?:\s*[,–-]\s*\d+)*\]|\(\d{1,3}\)|[⁰¹²³⁴⁵⁶⁷⁸⁹]+|\d{1,3}[,.;:]?)$")
 _DIGITS = re.compile(r"\d+")
+#: A word with a reference mark glued to it, as text extraction keeps a superscript in its word: a
+#: footnote's own number before its first word ("16There were …"), a citation mark after a word
+#: ("prior studies12 showed"). Three letters at least after a word ("CO2", "F1" are names), two
+#: before one ("2Es wird …"; "14C" is a name).
+_GLUED_BEFORE = re.compile(r"(\d{1,3})([^\W\d_]{2,})")
+_GLUED_AFTER = re.compile(r"([^\W\d_]{3,})(\d{1,3})")
 _NUMBER = re.compile(r"^[$€£¥]?\d[\d.,:/%‰]*$")
 _OCR_TABLE = str.maketrans({"1": "l", "I": "l", "|": "l", "0": "o"})
 _ENDINGS_EN = frozenset({"", "s", "es", "d", "ed", "ing", "ly", "er", "ers", "est", "'s", "’s"})
@@ -266,17 +272,23 @@ def _word_diffs(q: list[str], s: list[str]) -> list[Difference]:
 
 
 def _classify_block(
-    q: list[str], s: list[str], vocabulary: frozenset[str], lang: str | None = None
+    q: list[str], s: list[str], vocabulary: frozenset[str], lang: str | None = None, *, first: bool = False
 ) -> list[Difference]:
-    """Differences within one run of non-matching tokens."""
+    """Differences within one run of non-matching tokens (``first``: the run starts the quote)."""
     if "".join(q) == "".join(s):
         return [Difference("spacing", " ".join(q), " ".join(s))]
     if ("'" in q or "'" in s) and _uncontracted(q) == _uncontracted(s):
         return [Difference("contraction", " ".join(q), " ".join(s))]  # "doesn't" for "does not"
     diffs: list[Difference] = []
+    s, glued = _unglued(q, s, vocabulary, first)
+    if glued:
+        diffs.append(Difference("reference_marker", "", " ".join(glued)))
+        if q == s:
+            return diffs
     # source tokens the quote dropped that are reference markers: bracketed ("[12]") or superscript
-    # always; a bare number only when the quote has no word in its place
-    bare_ok = not any(not _PUNCT.match(w) for w in q)
+    # always; a bare number only when the quote has no word in its place (or goes on from a mark
+    # glued to its word: "studies12, 13")
+    bare_ok = bool(glued) or not any(not _PUNCT.match(w) for w in q)
     markers = [w for w in s if _REF_MARKER.match(w) and w not in q and (bare_ok or not w[0].isdigit())]
     if markers:
         diffs.append(Difference("reference_marker", "", " ".join(markers)))
@@ -302,6 +314,27 @@ def _classify_block(
         # broken spacing inside or between words ("fi nd", "thequick"), maybe with a typo
         return [*diffs, Difference("spacing", " ".join(q), " ".join(s))]
     return diffs + _word_diffs(q, s)
+
+
+def _unglued(q: list[str], s: list[str], vocabulary: frozenset[str], first: bool) -> tuple[list[str], list[str]]:
+    """The source tokens with reference marks glued to a word the quote has in their place taken off
+    (see :data:`_GLUED_BEFORE`), and the marks. A mark before a word only on the quote's first word
+    (a footnote quoted from its first word: a number the quote drops inside it is a changed number),
+    a mark after one anywhere; the word must be one the document uses on its own."""
+    out: list[str] = []
+    marks: list[str] = []
+    for k, w in enumerate(s):
+        after = _GLUED_AFTER.fullmatch(w)
+        before = _GLUED_BEFORE.fullmatch(w) if first and k == 0 else None
+        word, mark = (
+            (after.group(1), after.group(2)) if after else (before.group(2), before.group(1)) if before else ("", "")
+        )
+        if word and word in q and w not in q and word in vocabulary:
+            out.append(word)
+            marks.append(mark)
+        else:
+            out.append(w)
+    return out, marks
 
 
 #: Punctuation that changes a number next to it: a sign before it, a percent sign after it, a
@@ -335,7 +368,7 @@ def classify(
         if decimals is not None:
             diffs.append(decimals)  # "4 F1 points" for "4.2 F1 points": not a dropped reference marker
             continue
-        found = _classify_block(quote_words[qs:qe], source_words[ss:se], vocabulary, lang)
+        found = _classify_block(quote_words[qs:qe], source_words[ss:se], vocabulary, lang, first=qs == 0)
         if any(d.kind == "punctuation" for d in found):
             before = [quote_words[qs - 1] if qs else "", source_words[ss - 1] if ss else ""]
             after = [
