@@ -934,6 +934,24 @@ def test_the_claims_polarity_is_its_own_words_when_the_quote_is_set_off(claim: s
     assert _negated(_claim_scope(claim, quote)[0]) is negated
 
 
+@pytest.mark.parametrize(
+    ("text", "negated"),
+    [
+        # the first part of a hyphen compound names a thing and denies nothing
+        ("such as the Never-Ending Language Learner (NELL) and OpenIE", False),
+        ("Flüge auf der no-fly list; a not-for-profit body", False),
+        ("Die Daten sind nicht-öffentlich gespeichert", False),
+        # "no-one" denies, as do the words on their own
+        ("No-one may enter the café", True),
+        ("the learner is never ending its training in Zürich", True),
+    ],
+)
+def test_a_negation_in_a_hyphen_compound_denies_nothing(text: str, negated: bool) -> None:
+    from citeline.verify.verify import _negated
+
+    assert _negated(text) is negated
+
+
 def test_a_negation_is_held_against_what_it_denies(store: Store) -> None:
     """Both sides have a negative word, but not on the same thing: the claim denies what the
     evidence asserts. And a list item is negated by its list's lead-in."""

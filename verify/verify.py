@@ -1247,6 +1247,9 @@ _ACRONYM_NE = re.compile(r"\bNE\b")
 _NOT_NEGATIONS = re.compile(
     r"\b(?:not only|not just|not merely|no doubt|not surprisingly|not least|not unlike|nonetheless|"
     r"nevertheless|not un\w+|nicht nur|nicht zuletzt|nicht un\w+|non seulement|pas seulement)\b"
+    # the first part of a hyphen compound names a thing, it denies nothing: the "Never-Ending Language
+    # Learner", a "no-fly list", "not-for-profit" ("no-one" does deny)
+    r"|\b(?:not|no|never|nicht|nie|niemals|kein\w*|jamais|aucune?)-(?!one\b)(?=[^\W\d_])"
     r"|\bn(?:e\s|['’])(?:(?!(?:pas|jamais|plus|rien|aucune?)\b)[^\W\d_]+['’]?\s?){1,3}?que?\b"
     r"(?![^.;]*\b(?:pas|jamais|plus|rien|aucune?)\b)"
     rf"|(?-i:{_ACRONYM_NE.pattern})",
