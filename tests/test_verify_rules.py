@@ -221,6 +221,11 @@ def test_an_ellipsis_may_not_splice_parts_of_two_sentences_into_one(store: Store
         ("all other baselines", "cannot be used in real-world setting", True),  # a footnote mark after the stop
         ("all other baselines except for SGC", "to the citation graph at training", False),  # one sentence
         ("the citation graph at training and test time.", "On the other hand, on co-citation data", False),
+        # a full stop inside a sentence: an abbreviation, an initial, before a lower-case word or a number
+        ("If you are entitled to a reduced rate", "tax is the same as the treaty rate", False),
+        ("Be sure you have read the Exception", "to figure your deduction", False),
+        ("As Řehůřek", "Showed in Zürich", False),
+        ("If you are entitled to a reduced rate", "Using the treaty rate", True),
     ],
 )
 def test_an_ellipsis_splice_across_a_sentence_end(first: str, second: str, spliced: bool) -> None:
@@ -230,7 +235,10 @@ def test_an_ellipsis_splice_across_a_sentence_end(first: str, second: str, splic
     text = (
         "our model outperforming virtually all other baselines except for SGC, which has access to the citation "
         "graph at training and test time.12 Note that methods like SGC cannot be used in real-world setting to "
-        "embed new papers that are not cited yet. On the other hand, on co-citation data our method is best."
+        "embed new papers that are not cited yet. On the other hand, on co-citation data our method is best. "
+        "If you are entitled to a reduced rate of U.S. tax is the same as the treaty rate. Using the treaty "
+        "rate is allowed. Be sure you have read the Exception instead of Pub. 535 to figure your deduction. "
+        "As Řehůřek et al. Showed in Zürich, the rate is 0%."
     )
     a, b = text.index(first), text.index(second)
     assert _spliced(text, Match("exact", 100, a, a + len(first)), Match("exact", 100, b, b + len(second))) is spliced
@@ -932,6 +940,24 @@ def test_the_claims_polarity_is_its_own_words_when_the_quote_is_set_off(claim: s
     from citeline.verify.verify import _claim_scope, _negated
 
     assert _negated(_claim_scope(claim, quote)[0]) is negated
+
+
+@pytest.mark.parametrize(
+    ("text", "targets"),
+    [
+        ("Claims are not reimbursed after 90 days", ["reimbursed"]),
+        ("Claims are not yet reimbursed in Zürich", ["reimbursed"]),
+        # a contrast ends what the negation reaches (found quoting a real paper: "What readers do not
+        # have, but could benefit from, are tools …" was flagged against itself)
+        ("What readers do not have, but could benefit from, are tools", []),
+        ("Les frais ne sont pas remboursés, mais compensés", ["remboursés", "remboursés"]),  # ne … pas: two
+        ("Die Kosten werden nicht, aber teilweise erstattet", []),
+    ],
+)
+def test_what_a_negation_denies_stops_at_a_contrast(text: str, targets: list[str]) -> None:
+    from citeline.verify.verify import _negation_targets
+
+    assert _negation_targets(text) == targets
 
 
 @pytest.mark.parametrize(

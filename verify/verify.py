@@ -980,14 +980,41 @@ _SENTENCE_BREAK = re.compile(
 )
 
 
+#: Words a full stop shortens inside a sentence ("et al.", "Pub. 535", "vgl.", "Mme"); a single
+#: letter before one is an initial or part of one ("U.S.", "Steven P. Dow", "e.g.", "z.B.").
+_ABBREVIATIONS = frozenset(
+    """
+    al cf vs fig figs eq eqs no nos vol vols pp sec secs ch chap approx dr mr mrs ms prof st jr sr pub
+    art para ref refs ed eds resp dept est ca bzw vgl nr abs hrsg ggf evtl inkl zzgl mme mlle env
+    """.split()
+)
+_WORD_BEFORE_STOP = re.compile(r"([^\W\d_]+)\.$")
+
+
+def _sentence_ends(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` holds a sentence end (see :data:`_SENTENCE_BREAK`); a full stop
+    before a lower-case word or a number ("U.S. tax", "Pub. 535 to figure") or after an
+    abbreviation (:data:`_ABBREVIATIONS`) ends none."""
+    for m in _SENTENCE_BREAK.finditer(text[start:end]):
+        if m.group()[:1] != ".":
+            return True
+        after = text[start + m.end() : start + m.end() + 40].lstrip()[:1]
+        if after and (after.islower() or after.isdigit()):
+            continue
+        word = _WORD_BEFORE_STOP.search(text, max(0, start + m.start() - 30), start + m.start() + 1)
+        if word is not None and (len(word.group(1)) == 1 or word.group(1).lower() in _ABBREVIATIONS):
+            continue
+        return True
+    return False
+
+
 def _spliced(text: str, first: Match, second: Match) -> bool:
     """Two parts of an elided quote that an ellipsis joins across a sentence end, when the first
     does not end its sentence or the second does not start one: "Claims are not reimbursed …
     when the employee was in hospital" makes one statement of two the source keeps apart. Whole
     sentences may be elided between whole sentences."""
-    gap = text[first.end : second.start]
-    if _SENTENCE_BREAK.search(gap) is None:
-        return False  # a gap inside one sentence: "Claims are … reimbursed"
+    if not _sentence_ends(text, first.end, second.start):
+        return False  # a gap inside one sentence: "Claims are … reimbursed", "rate of U.S. tax is …"
     ends = _SENTENCE_BREAK.match(text, first.end) is not None or text[first.end - 1 : first.end] in ".!?。！？"
     before = text[: second.start]
     starts = not before.rstrip() or before.rstrip()[-1] in ".!?。！？:" or before.endswith("\n")
@@ -1337,6 +1364,8 @@ def _list_item(text: str, start: int) -> bool:
 
 #: Words that stand between a negation and what it denies ("does not *currently* cover", "wird
 #: *hier* nicht geführt", "n’a *pas été* reçue").
+#: Conjunctions that set what follows against what a negation before them denies.
+_CONTRASTS = frozenset("but whereas although instead aber sondern jedoch mais cependant".split())
 _BETWEEN = FUNCTION_WORDS | frozenset(
     """
     always currently necessarily fully entirely completely yet really
@@ -1355,7 +1384,10 @@ def _negation_targets(text: str) -> list[str]:
     out = []
     for k, w in enumerate(words):
         if _denies(w):
-            target = next((x for x in words[k + 1 : k + 5] if len(x) >= 3 and x not in _BETWEEN), None)
+            # not past a contrast, which opens what the negation does not reach ("do not have, but
+            # could *benefit* from")
+            window = list(itertools.takewhile(lambda x: x not in _CONTRASTS, words[k + 1 : k + 5]))
+            target = next((x for x in window if len(x) >= 3 and x not in _BETWEEN), None)
             if target is not None and target not in NEGATIONS:
                 out.append(target)
     # Chinese and Japanese: the two characters after a negation character ("无*违规*", "未经*审计*")
