@@ -63,17 +63,29 @@ def quotable(store: Store, name: str) -> list[tuple[str, str, str]]:
     return out
 
 
+#: How models set a quote and its marker, taken in turn (``{q}`` is the quote).
+STYLES = (
+    'The paper states that "{q}" [S1].',
+    "It reports: “{q}” (S1).",
+    '- **Finding:** "{q}" [^1]',
+    "The authors write '{q}' [1].",  # straight single quotes, as answers inside JSON strings have them
+    'They note that "{lower}" 【S1】.',
+)
+
+
 @pytest.mark.parametrize("name", PDFS)
 def test_sentences_copied_from_the_pdf_verify_and_changed_ones_do_not(store: Store, name: str) -> None:
     cases = quotable(store, name)
     assert len(cases) >= 15, f"{name}: only {len(cases)} reference sentences inside one chunk"
     failed, changed_passed, changed, not_misattributed = [], [], 0, []
-    for sentence, chunk_id, other in cases:
-        quote = sentence.rstrip(".")
+    for k, (sentence, chunk_id, other) in enumerate(cases):
+        quote = sentence.rstrip(". ")
         ctx = store.create_context([chunk_id, other])
-        report = verify_answer(store, {"answer": f'The paper states that "{quote}" [S1].', "context": ctx.context_id})
+        style = STYLES[k % len(STYLES)] if "'" not in quote and "“" not in quote else STYLES[0]
+        answer = style.format(q=quote, lower=quote[:1].lower() + quote[1:])
+        report = verify_answer(store, {"answer": answer, "context": ctx.context_id})
         if [c.passed for c in report.citations] != [True]:
-            failed.append((sentence, [(c.status, c.reason) for c in report.citations]))
+            failed.append((answer, [(c.status, c.reason) for c in report.citations]))
         number = re.search(r"(?<![\d.,])\d{1,4}(?![\d.,])", quote)
         if number:
             changed += 1
