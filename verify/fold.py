@@ -90,7 +90,7 @@ def fold(text: str) -> Folded:
         folded = Folded(folded.text, visible_map.then(folded.map))
     # letters and the combining marks after them, composed last (after ligatures are spelled out and
     # case folded: "ﬁ" and an acute are "fí"); rare, so one search decides
-    if _COMBINING.search(folded.text) is None:
+    if folded.text.isascii() or _COMBINING.search(folded.text) is None:
         return folded
     edits = []
     for m in _COMPOSABLE.finditer(folded.text):
