@@ -81,8 +81,8 @@ def test_fold_properties(text: str) -> None:
 _GLUED = (
     "Ergebnisse für Zürich: 16There were no other direct comparisons in Wu et al. There is more. Prior "
     "studies12, 13 showed effects in 14C dating; claims after 30days are not paid; CO2 emissions rose. "
-    "Both studies agree. 2Es gilt nicht für alle n, sagt es."  # (a mark is taken off a word only when
-    # the text has the word on its own too)
+    "Both GPT4 and SCIDOCS3 agree with GPT and SCIDOCS. 2Es gilt nicht für alle n, sagt es. Both studies "
+    "agree."  # (a mark is taken off a word only when the text has the word on its own too)
 )
 
 
@@ -102,9 +102,10 @@ _GLUED = (
         # a number glued before a word inside the quote is the quote's number, dropped
         ("Zürich: There were no other direct comparisons", "altered", ["number"]),
         ("claims after days are not paid", "altered", ["number"]),
-        # names with digits: two letters or fewer
+        # names with digits: two letters or fewer, or no word of the language
         ("effects in C dating; claims after", "altered", ["number"]),
         ("not paid; CO emissions rose.", "altered", ["number"]),
+        ("rose. Both GPT and SCIDOCS agree", "altered", ["number", "number"]),
     ],
 )
 def test_a_reference_mark_glued_to_a_word_is_noise_a_number_is_not(quote: str, kind: str, kinds: list[str]) -> None:

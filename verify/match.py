@@ -280,7 +280,7 @@ def _classify_block(
     if ("'" in q or "'" in s) and _uncontracted(q) == _uncontracted(s):
         return [Difference("contraction", " ".join(q), " ".join(s))]  # "doesn't" for "does not"
     diffs: list[Difference] = []
-    s, glued = _unglued(q, s, vocabulary, first)
+    s, glued = _unglued(q, s, vocabulary, first, lang or "en")
     if glued:
         diffs.append(Difference("reference_marker", "", " ".join(glued)))
         if q == s:
@@ -316,11 +316,14 @@ def _classify_block(
     return diffs + _word_diffs(q, s)
 
 
-def _unglued(q: list[str], s: list[str], vocabulary: frozenset[str], first: bool) -> tuple[list[str], list[str]]:
+def _unglued(
+    q: list[str], s: list[str], vocabulary: frozenset[str], first: bool, lang: str
+) -> tuple[list[str], list[str]]:
     """The source tokens with reference marks glued to a word the quote has in their place taken off
     (see :data:`_GLUED_BEFORE`), and the marks. A mark before a word only on the quote's first word
     (a footnote quoted from its first word: a number the quote drops inside it is a changed number),
-    a mark after one anywhere; the word must be one the document uses on its own."""
+    a mark after one anywhere; the word must be one the document uses on its own and a word of its
+    language (``GPT4`` is a name, not "GPT" with a mark, nor is ``SCIDOCS3``)."""
     out: list[str] = []
     marks: list[str] = []
     for k, w in enumerate(s):
@@ -329,7 +332,13 @@ def _unglued(q: list[str], s: list[str], vocabulary: frozenset[str], first: bool
         word, mark = (
             (after.group(1), after.group(2)) if after else (before.group(2), before.group(1)) if before else ("", "")
         )
-        if word and word in q and w not in q and word in vocabulary:
+        if (
+            word
+            and word in q
+            and w not in q
+            and word in vocabulary
+            and (word in FUNCTION_WORDS or lexicon.zipf(lang)(word) >= REAL_WORD_ZIPF)
+        ):
             out.append(word)
             marks.append(mark)
         else:
