@@ -472,6 +472,36 @@ def test_clause_around_a_quote(text: str, quote: str, clause: str) -> None:
     assert _clause_around(text, start, start + len(quote)) == clause
 
 
+def test_a_chinese_quote_is_long_enough_at_half_the_characters(tmp_path: Path) -> None:
+    """A Chinese character says as much as two letters: a quote of 12 characters is a claim to check
+    (it was too_short, so faithful Chinese quotes failed), one of 7 is not, and a negation left out
+    of a long enough one is caught."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "report.txt").write_text(
+        "上述股东关联关系或一致行动的说明：就本公司知晓的范围内，前十名股东中的法人股东之间不存在关联关系。"
+        "本公司确认公众持股量足够。\n",
+        encoding="utf-8",
+    )
+    with Store(f"sqlite:///{tmp_path / 'c.db'}") as s:
+        ingest(s, [docs], IngestOptions(workers=1))
+        (chunk,) = s.iter_chunks(document="report.txt")
+        cases = (
+            ("公司表示「本公司确认公众持股量足够」[S1]。", "verified", True),
+            ("The float is sufficient: “公众持股量足够” [S1].", "too_short", False),
+            ("公司表示“前十名股东中的法人股东之间存在关联关系”[S1]。", "quote_altered", False),
+        )
+        for answer, status, passed in cases:
+            (c,) = run(s, {"answer": answer, "sources": {"S1": chunk.chunk_id}})["citations"]
+            assert (c["status"], c["passed"]) == (status, passed), (answer, c["reason"])
+        assert c["reason"].startswith("closest passage differs")
+        (c,) = run(s, {"answer": cases[1][0], "sources": {"S1": chunk.chunk_id}})["citations"]
+        assert c["reason"] == (
+            "quote has 7 characters and 4 words; at least 20 (a Chinese or Japanese character counts twice) "
+            "and 4 are needed"
+        )
+
+
 def test_a_number_the_source_spells_out_is_the_claims_number(tmp_path: Path) -> None:
     docs = tmp_path / "docs"
     docs.mkdir()

@@ -292,12 +292,17 @@ class Verifier:
         for part in quote_parts(cit.quote):
             folded = _folded_quote(part)
             words = _word_count(folded)
-            if len(folded) < self.options.min_chars or words < self.options.min_words:
+            # a Chinese or Japanese character says as much as two letters of a spaced script (a word
+            # is two of them): "本公司确认公众持股量足够" is no shorter a claim than "the company
+            # confirms that its public float is sufficient"
+            cjk = len(_CJK.findall(folded)) if not folded.isascii() else 0
+            if len(folded) + cjk < self.options.min_chars or words < self.options.min_words:
                 what = "quote" if part == cit.quote.strip() else f"the quoted part {part!r}"
+                counted = " (a Chinese or Japanese character counts twice)" if cjk else ""
                 return "too_short", (
                     f"{what} has {len(folded)} character{'s' * (len(folded) != 1)} and {words} "
                     f"word{'s' * (words != 1)}; "
-                    f"at least {self.options.min_chars} and {self.options.min_words} are needed"
+                    f"at least {self.options.min_chars}{counted} and {self.options.min_words} are needed"
                 )
         return None
 
