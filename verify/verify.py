@@ -1367,10 +1367,10 @@ def _list_item(text: str, start: int) -> bool:
     return _LIST_MARK.search(text[:s].rstrip()) is not None or _ITEM_MARK.match(text, s) is not None
 
 
-#: Words that stand between a negation and what it denies ("does not *currently* cover", "wird
-#: *hier* nicht geführt", "n’a *pas été* reçue").
 #: Conjunctions that set what follows against what a negation before them denies.
 _CONTRASTS = frozenset("but whereas although instead aber sondern jedoch mais cependant".split())
+#: Words that stand between a negation and what it denies ("does not *currently* cover", "wird
+#: *hier* nicht geführt", "n’a *pas été* reçue").
 _BETWEEN = FUNCTION_WORDS | frozenset(
     """
     always currently necessarily fully entirely completely yet really
