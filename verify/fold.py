@@ -69,7 +69,8 @@ _SPECIAL = re.compile(
     # "per-\n\nH" is a hyphen the cleaner kept before something else (a heading, a margin letter).
     # Every alternative starts with a character test, which the regex engine rejects fastest: the
     # letter before the hyphen is looked at after it.
-    r"|-(?<=[^\W\d_]-)(?:[^\S\n]*\n[^\S\n]*|[^\S\n]+)(?=[^\W\d_])"
+    # (a letter with a combining mark after it, composed only later, is a letter here too)
+    r"|-(?:(?<=[^\W\d_]-)|(?<=[" + COMBINING + r"]-))(?:[^\S\n]*\n[^\S\n]*|[^\S\n]+)(?=[^\W\d_])"
 )
 
 
@@ -81,15 +82,23 @@ class Folded:
 
 def fold(text: str) -> Folded:
     """Case-fold and normalise ``text``; the map takes folded offsets back to ``text``."""
-    # invisible characters go first, so the rules below see the text as it reads
+    # invisible characters go first, so the rules below see the text as it reads; letters and the
+    # combining marks after them are composed before the rules (which look for letters) and again
+    # after them (a ligature spelled out, a case folded: "ﬁ" and an acute are "fí")
     if _INVISIBLE.search(text) is None:
-        folded = _fold_visible(text)
+        if text.isascii() or _COMBINING.search(text) is None:  # nearly every text
+            return _composed(_fold_visible(text))
+        visible = _composed(Folded(text, OffsetMap.identity(len(text))))
     else:
-        visible, visible_map = apply_edits(text, [Edit(m.start(), m.end(), "") for m in _INVISIBLE.finditer(text)])
-        folded = _fold_visible(visible)
-        folded = Folded(folded.text, visible_map.then(folded.map))
-    # letters and the combining marks after them, composed last (after ligatures are spelled out and
-    # case folded: "ﬁ" and an acute are "fí"); rare, so one search decides
+        edits = [Edit(m.start(), m.end(), "") for m in _INVISIBLE.finditer(text)]
+        visible = _composed(Folded(*apply_edits(text, edits)))
+    folded = _fold_visible(visible.text)
+    return _composed(Folded(folded.text, visible.map.then(folded.map)))
+
+
+def _composed(folded: Folded) -> Folded:
+    """``folded`` with each letter and the combining marks after it as NFC composes them (rare: one
+    search decides)."""
     if folded.text.isascii() or _COMBINING.search(folded.text) is None:
         return folded
     edits = []
@@ -97,6 +106,8 @@ def fold(text: str) -> Folded:
         composed = unicodedata.normalize("NFC", m.group())
         if composed != m.group():
             edits.append(Edit(m.start(), m.end(), composed))
+    if not edits:
+        return folded
     composed_text, composed_map = apply_edits(folded.text, edits)
     return Folded(composed_text, folded.map.then(composed_map))
 
