@@ -1511,7 +1511,7 @@ def test_which_sentences_assert_something(sentence: str, asserting: bool) -> Non
 
 # ----------------------------------------------------------------------------- answers of every style
 
-_OPEN_CLOSE = [('"', '"'), ("“", "”"), ("„", "“"), ("« ", " »")]
+_OPEN_CLOSE = [('"', '"'), ("“", "”"), ("„", "“"), ("« ", " »"), ("'", "'")]
 _MARKER_STYLES = ["[{m}]", "({m})", "[^{n}]", "[{n}]", "[Source {n}]", "[{m}, p. 1]"]
 
 
