@@ -1307,6 +1307,21 @@ def test_square_brackets_in_a_quote_are_the_writers_marks(quote: str, parts: lis
     assert quote_parts(quote, writer_brackets=True) == parts
 
 
+@pytest.mark.parametrize(
+    ("quote", "parts"),
+    [
+        ("Claims are … reimbursed after 90 days", ["Claims are", "reimbursed after 90 days"]),
+        ("Vitamin C in foods like café au lait. . . . .", ["Vitamin C in foods like café au lait"]),
+        ("… Vitamin C in foods like café au lait …", ["Vitamin C in foods like café au lait"]),
+        ("Vitamin C in foods. . . . . It was found", ["Vitamin C in foods", "It was found"]),
+    ],
+)
+def test_an_ellipsis_splits_a_quote_and_leftover_dots_are_no_part(quote: str, parts: list[str]) -> None:
+    from citeline.verify.verify import quote_parts
+
+    assert quote_parts(quote, writer_brackets=True) == parts
+
+
 def test_quotes_as_lawyers_and_models_mark_them(store: Store) -> None:
     # brackets for a changed letter, an insertion, an elision; a marker inside the quote marks; a
     # thousands separator left out (English: "$3200" is "$3,200"); a bracket cannot hide a negation

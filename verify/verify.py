@@ -1026,6 +1026,9 @@ def _spliced(text: str, first: Match, second: Match) -> bool:
     return not (ends and starts)
 
 
+_LEADING_DOTS = re.compile(r"^[.\s…]+")
+
+
 def quote_parts(quote: str, *, writer_brackets: bool = False) -> list[str]:
     """A quote split at its ellipses (``"A … B"``, ``"A ... B"``); an ellipsis at either end only
     says the sentence goes on, and is dropped. With ``writer_brackets``, square brackets are the
@@ -1033,7 +1036,8 @@ def quote_parts(quote: str, *, writer_brackets: bool = False) -> list[str]:
     :func:`_unbracketed`): for a quote not found as written."""
     if writer_brackets:
         quote = _unbracketed(quote)
-    parts = [p.strip() for p in _ELLIPSIS.split(quote.strip())]
+    # (dots left over from a longer run, "foods. . . . . It was", are no part of a part)
+    parts = [_LEADING_DOTS.sub("", p).strip() for p in _ELLIPSIS.split(quote.strip())]
     parts = [p for p in parts if p]
     return parts or [quote.strip()]
 
