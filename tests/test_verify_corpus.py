@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import re
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,17 +32,17 @@ PER_PDF = 40
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     corpus_manifest()  # skips without the corpus
     if shutil.which("pdftotext") is None:
         pytest.skip("pdftotext (Debian package poppler-utils) is not installed: it gives the quotes")
     folder = tmp_path_factory.mktemp("verify_corpus")
     for name in PDFS:
         (folder / name).symlink_to(CORPUS / name)
-    store = Store(f"sqlite:///{folder / 'v.db'}")
-    summary = ingest(store, [folder], IngestOptions(workers=2, globs=("*.pdf",)))
-    assert summary.count("added") == len(PDFS)
-    return store
+    with Store(f"sqlite:///{folder / 'v.db'}") as store:
+        summary = ingest(store, [folder], IngestOptions(workers=2, globs=("*.pdf",)))
+        assert summary.count("added") == len(PDFS)
+        yield store
 
 
 def quotable(store: Store, name: str) -> list[tuple[str, str, str]]:
