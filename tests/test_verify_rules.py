@@ -1319,7 +1319,8 @@ def test_square_brackets_in_a_quote_are_the_writers_marks(quote: str, parts: lis
 def test_an_ellipsis_splits_a_quote_and_leftover_dots_are_no_part(quote: str, parts: list[str]) -> None:
     from citeline.verify.verify import quote_parts
 
-    assert quote_parts(quote, writer_brackets=True) == parts
+    assert quote_parts(quote) == parts  # as a quote is first looked for
+    assert quote_parts(quote, writer_brackets=True) == parts  # and with its brackets read
 
 
 def test_quotes_as_lawyers_and_models_mark_them(store: Store) -> None:
