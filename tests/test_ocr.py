@@ -7,6 +7,7 @@ under 0.15 spill); their drifted versions (a number, a negation, a swapped word)
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import unicodedata
@@ -24,6 +25,23 @@ from citeline.verify.verify import VerifyOptions, verify_answer
 from tests.conftest import ROOT
 
 pytest.importorskip("tesserocr", reason="needs the tesserocr package (pip install -e '.[ocr]')")
+
+
+def _installed_languages() -> set[str]:
+    from citeline.ingest.extract.ocr import tessdata_dir
+
+    folder = tessdata_dir()
+    return {n.removesuffix(".traineddata") for n in os.listdir(folder) if n.endswith(".traineddata")} if folder else set()
+
+
+def skip_without(languages: str) -> None:
+    """Skip unless Tesseract has the data of every language of ``languages`` ("eng+deu"), naming
+    the Debian packages that hold the missing ones (CI installs them all)."""
+    missing = [lang for lang in languages.split("+") if lang not in _installed_languages()]
+    if missing:
+        packages = " ".join(debian_package(lang) for lang in missing)
+        pytest.skip(f"needs Tesseract's {'+'.join(missing)} language data: apt-get install {packages}")
+
 
 OCR_FIXTURES = ROOT / "fixtures" / "ocr"
 #: the fixtures and the languages they are written in (the handbook names people and places in
@@ -52,6 +70,7 @@ def fold(text: str) -> str:
 @pytest.fixture(scope="module")
 def stores(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Store]]:
     """Each fixture ingested into its own SQLite store (OCR runs once per file for the module)."""
+    skip_without(LANGUAGES)
     out: dict[str, Store] = {}
     base = tmp_path_factory.mktemp("ocr")
     for name in FILES:
@@ -234,6 +253,7 @@ def test_ocr_off_leaves_images_without_text() -> None:
 
 
 def test_force_ocrs_pages_that_have_a_text_layer() -> None:
+    skip_without("eng+fra+deu")
     ex = extract(ROOT / "fixtures" / "pdf" / "multilingual.pdf", ocr=OcrSettings(mode="force", languages="eng+fra+deu"))
     assert all(p.ocr_engine for p in ex.pages)
     assert "Pflegepersonal" in ex.raw
