@@ -240,13 +240,15 @@ def test_parsed_answer_gives_one_citation_per_pairing_with_sentence_and_clause()
         "sources": {"S1": "ck_a", "S2": "ck_b", "S5": "ck_c", "S6": "ck_d"},
     }
     parsed = parse_answer(answer)
-    got = [(c.markers, c.quote, c.sentence) for c in parsed.citations]
+    got = [(c.marker, c.quote, c.sentence) for c in parsed.citations]
     assert got == [
-        (("S5",), A.strip("“”"), 1),
-        (("S6",), B.strip("“”"), 1),
-        (("1", "2"), "Claims are not reimbursed after 90 days", 2),
-        (("S1",), None, 3),
-        (("S2",), None, 3),
+        ("S5", A.strip("“”"), 1),
+        ("S6", B.strip("“”"), 1),
+        # a marker list after a quote: a citation for each of its markers
+        ("1", "Claims are not reimbursed after 90 days", 2),
+        ("2", "Claims are not reimbursed after 90 days", 2),
+        ("S1", None, 3),
+        ("S2", None, 3),
     ]
     first = parsed.citations[0]
     assert first.claim == f"CiteSee was evaluated in {A}"
@@ -365,9 +367,10 @@ def test_markers_named_in_the_injected_set_are_markers_too() -> None:
         parse_answer({"answer": text, "sources": {"doc1": "ck_a", "doc2": "ck_b"}}),
     ):
         assert named.knows(["doc1", "doc2"])
-        assert [(c.markers, c.quote) for c in named.citations] == [
-            (("doc1",), "reimbursed at 70% of the allowed amount"),
-            (("Doc1", "DOC2"), "neunzig Tage"),
+        assert [(c.marker, c.quote) for c in named.citations] == [
+            ("doc1", "reimbursed at 70% of the allowed amount"),
+            ("Doc1", "neunzig Tage"),
+            ("DOC2", "neunzig Tage"),
         ]
         assert [s.markers for s in named.sentences] == [("doc1",), ("Doc1", "DOC2")]
         assert named.citations[1].claim == "Die Frist ist „neunzig Tage“"
@@ -375,13 +378,13 @@ def test_markers_named_in_the_injected_set_are_markers_too() -> None:
 
 def test_a_page_pinpoint_after_a_marker_is_where_the_quote_should_be() -> None:
     text = 'It says "Prüfungen dauern dreißig Tage" [S1, p. 3] and "le délai est de 90 jours" [S2 pp. 4–5] [S3].'
-    got = [(c.markers, c.pages) for c in parse_answer({"answer": text, "sources": {}}).citations]
+    got = [(c.marker, c.pages) for c in parse_answer({"answer": text, "sources": {}}).citations]
     # a pinpoint belongs to its one marker: a list with one (``[S2 pp. 4–5] [S3]``) pinpoints nothing
-    assert got == [(("S1",), (3, 3)), (("S2", "S3"), None)]
+    assert got == [("S1", (3, 3)), ("S2", None), ("S3", None)]
     # German and Chinese pinpoints
     text = "Es heißt „im Wintersemester geschrieben“ [S1, S. 2–3]，报告称「公司第一季度报告未经审计」[S2 第4页]。"
-    got = [(c.markers, c.pages) for c in parse_answer({"answer": text, "sources": {}}).citations]
-    assert got == [(("S1",), (2, 3)), (("S2",), (4, 4))]
+    got = [(c.marker, c.pages) for c in parse_answer({"answer": text, "sources": {}}).citations]
+    assert got == [("S1", (2, 3)), ("S2", (4, 4))]
 
 
 def test_markdown_blocks_are_sentences_of_their_own() -> None:
@@ -413,11 +416,11 @@ def test_markdown_blocks_are_sentences_of_their_own() -> None:
     ]
     assert all(answer[s.start : s.end] == s.text for s in parsed.sentences)
     # a block quote without quote marks quotes itself, up to the markers that end it
-    assert [(c.markers, c.quote, c.sentence) for c in parsed.citations] == [
-        (("1",), "on the first day of the month after 30 days", 1),
-        (("1",), "Where this handbook and the plan documents disagree, the plan documents prevail.", 3),
-        (("2",), "not reimbursed after 90 days", 4),
-        (("2",), None, 5),
+    assert [(c.marker, c.quote, c.sentence) for c in parsed.citations] == [
+        ("1", "on the first day of the month after 30 days", 1),
+        ("1", "Where this handbook and the plan documents disagree, the plan documents prevail.", 3),
+        ("2", "not reimbursed after 90 days", 4),
+        ("2", None, 5),
     ]
 
 
@@ -435,7 +438,7 @@ def test_markdown_blocks_are_sentences_of_their_own() -> None:
 def test_the_answers_list_of_its_sources_cites_nothing(tail: str) -> None:
     answer = f'Claims are "reimbursed at 70% of the allowed amount" [S1].\n\n{tail}'
     parsed = parse_answer({"answer": answer, "sources": {}})
-    assert [(c.markers, c.quote) for c in parsed.citations] == [(("S1",), "reimbursed at 70% of the allowed amount")]
+    assert [(c.marker, c.quote) for c in parsed.citations] == [("S1", "reimbursed at 70% of the allowed amount")]
     assert [s.kind for s in parsed.sentences][-2:] == ["reference", "reference"]
 
 
@@ -445,17 +448,17 @@ def test_a_line_opening_with_a_marker_that_quotes_is_a_citation() -> None:
     answer = (
         'Two rules:\n[S1] says "Claims are not reimbursed after 90 days".\n[S2] says „die Frist beträgt dreißig Tage“'
     )
-    assert [(c.markers, c.quote) for c in parse_answer({"answer": answer, "sources": {}}).citations] == [
-        (("S1",), "Claims are not reimbursed after 90 days"),
-        (("S2",), "die Frist beträgt dreißig Tage"),
+    assert [(c.marker, c.quote) for c in parse_answer({"answer": answer, "sources": {}}).citations] == [
+        ("S1", "Claims are not reimbursed after 90 days"),
+        ("S2", "die Frist beträgt dreißig Tage"),
     ]
     # a closing line that opens with a marker but says something is a citation (here without a quote)
     said = 'Claims are "not reimbursed after 90 days" [S1].\n[S2] also covers dental care.'
-    assert [(c.markers, c.quote) for c in parse_answer({"answer": said, "sources": {}}).citations] == [
-        (("S1",), "not reimbursed after 90 days"),
-        (("S2",), None),
+    assert [(c.marker, c.quote) for c in parse_answer({"answer": said, "sources": {}}).citations] == [
+        ("S1", "not reimbursed after 90 days"),
+        ("S2", None),
     ]
     wrapped = 'Claims are "not reimbursed after 90 days"\n[S1]. Receipts are converted at the day\'s rate.'
-    assert [(c.markers, c.quote) for c in parse_answer({"answer": wrapped, "sources": {}}).citations] == [
-        (("S1",), "not reimbursed after 90 days"),
+    assert [(c.marker, c.quote) for c in parse_answer({"answer": wrapped, "sources": {}}).citations] == [
+        ("S1", "not reimbursed after 90 days"),
     ]

@@ -492,13 +492,13 @@ def test_quote_running_on_into_a_chunk_the_model_never_saw_or_changed_is_not_ver
     )
     assert changed["status"] in ("quote_not_found", "quote_altered")
     assert changed["passed"] is False
-    # a marker list after the quote: found across the two, reported under the first
+    # a marker list after the quote: each marker a citation, each found across the two
     answer = {
         "answer": f'The study found that "{ACROSS}" [S1][S2].',
         "sources": {"S1": first.chunk_id, "S2": second.chunk_id},
     }
     report = verify_answer(store, answer, options=VerifyOptions(log=False)).as_json()
-    assert [(x["marker"], x["status"]) for x in report["citations"]] == [("S1", "verified")]
+    assert [(x["marker"], x["status"]) for x in report["citations"]] == [("S1", "verified"), ("S2", "verified")]
 
 
 def test_joined_chunks_map_every_character_where_its_own_chunk_does(store: Store) -> None:

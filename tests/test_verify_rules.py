@@ -86,9 +86,11 @@ def test_semicolons_markers_before_quotes_and_marker_lists(store: Store) -> None
         "sources": {"S1": s1, "S2": s2},
     }
     report = run(store, answer)
-    # the second quote was offered two markers and is reported with the one that holds it
-    assert statuses(report) == [("S1", "verified", True), ("S2", "verified", True)]
-    assert report["citations"][1]["markers"] == ["S1", "S2"]
+    # each marker of the list after the second quote is a citation of its own: S1's chunk does
+    # not hold the quote (S2's does), so under S1 it is misattributed, found in S2
+    assert statuses(report) == [("S1", "verified", True), ("S1", "misattributed", False), ("S2", "verified", True)]
+    assert report["citations"][1]["found_in"]["marker"] == "S2"
+    assert "markers" not in report["citations"][2]  # a citation names its own marker, not the list
 
 
 def test_a_marker_list_where_no_chunk_holds_the_quote_fails(store: Store) -> None:
@@ -98,9 +100,11 @@ def test_a_marker_list_where_no_chunk_holds_the_quote_fails(store: Store) -> Non
         "answer": 'The plan "pays for every gym membership in Zürich and Genève" [S1, S2].',
         "sources": {"S1": s1, "S2": s2},
     }
-    (c,) = run(store, answer)["citations"]
-    assert c["status"] == "quote_not_found"
-    assert c["passed"] is False
+    got = run(store, answer)["citations"]
+    assert [(c["marker"], c["status"], c["passed"]) for c in got] == [
+        ("S1", "quote_not_found", False),
+        ("S2", "quote_not_found", False),
+    ]
 
 
 # ----------------------------------------------------------------------------- numbers

@@ -144,8 +144,6 @@ class CitationInput:
     chunk_start: int | None = None  # Anthropic char_location indices into the cited document
     chunk_end: int | None = None
     pages: tuple[int, int] | None = None  # Anthropic page_location (start, end), 1-based inclusive
-    #: a marker list after one quote (``"…" [S1][S2]``): the quote may be in any of them
-    alternatives: tuple[str, ...] = ()
     #: the claim came from the answer's clause around the quote, not from the answer document
     claim_from_answer: bool = False
     #: quotes of other citations inside the claim (``"A", and "B" [S1]``: B is in A's claim); their
@@ -157,11 +155,6 @@ class CitationInput:
     #: the lead-in of the answer's list the citing sentence is an item of ("Days that do not count
     #: toward presence include:" over "- commuting days: "…" [S2]"): the claim's polarity is its too
     lead_in: str | None = None
-
-    @property
-    def markers(self) -> tuple[str, ...]:
-        """The markers the quote may be found under, the first one first."""
-        return (self.marker, *(m for m in self.alternatives if m != self.marker))
 
 
 @dataclass(frozen=True, slots=True)
@@ -506,8 +499,8 @@ def pair(text: str, names: tuple[str, ...] = (), *, whole: bool = False) -> list
     3. else the first marker list after it, then the last one before it (``"A" and "B" [S1]``:
        both quotes cite S1).
 
-    A marker list (``[S1][S2]``, ``[S1, S2]``, ``[S1] and [S2]``) means the quote may be in any of
-    them. Each marker of a list no quote went to is a citation without a quote. Never every quote
+    A marker list (``[S1][S2]``, ``[S1, S2]``, ``[S1] and [S2]``) cites the quote with each of its
+    markers. Each marker of a list no quote went to is a citation without a quote. Never every quote
     with every marker. The result is in the order of the sentence. ``names``: the injected markers
     (see :func:`_syntax`). With ``whole`` (a block quote), a sentence without quote marks quotes
     itself: its text before the markers that end it."""
@@ -663,20 +656,26 @@ def parse_answer(data: dict[str, Any], *, name: str = "answer", markers: Iterabl
                 continue  # an entry of the answer's list of sources cites nothing
             pairings = pair(sent.text, names, whole=sent.kind == "quote")
             for p in pairings:
-                citations.append(
-                    CitationInput(
-                        p.markers[0],
-                        p.quote,
-                        claim=clause_text(sent.text, p, names) or None,
-                        sentence=i,
-                        pages=p.pages,
-                        alternatives=p.markers[1:],
-                        claim_from_answer=True,
-                        other_quotes=quotes_in_clause(p, pairings),
-                        uncited=uncited_text(sent.text, p, names),
-                        lead_in=list_lead_in(answer, sents, i),
+                # every marker of a list is a citation of its own ("…" [S1][S2]: the quote is checked
+                # against S1's chunk and against S2's, each passing or failing on its own)
+                claim = clause_text(sent.text, p, names) or None
+                others = quotes_in_clause(p, pairings)
+                uncited = uncited_text(sent.text, p, names)
+                lead_in = list_lead_in(answer, sents, i)
+                for marker in p.markers:
+                    citations.append(
+                        CitationInput(
+                            marker,
+                            p.quote,
+                            claim=claim,
+                            sentence=i,
+                            pages=p.pages,
+                            claim_from_answer=True,
+                            other_quotes=others,
+                            uncited=uncited,
+                            lead_in=lead_in,
+                        )
                     )
-                )
     else:
         if not isinstance(raw_citations, list):
             raise _type_error(name, "citations", "a list", raw_citations)

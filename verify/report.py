@@ -84,8 +84,6 @@ class CitationResult:
     drift: str | None = None
     differences: list[dict[str, str]] = field(default_factory=list)
     sentence: int | None = None
-    #: the markers a marker list offered for this quote (``"…" [S1][S2]``), when there were several
-    markers: tuple[str, ...] = ()
     #: verified and no failing flag (see :data:`DEFAULT_FAIL_ON`); set by the verifier
     passed: bool = False
 
@@ -118,8 +116,6 @@ class CitationResult:
             "boxes": list(loc.boxes) if loc and self.ok else [],
             "stale": self.stale,
         }
-        if len(self.markers) > 1:
-            out["markers"] = list(self.markers)
         if self.found_in is not None:
             out["found_in"] = self.found_in
         if self.drift is not None:

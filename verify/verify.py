@@ -3,7 +3,7 @@
 For each citation, in order (:meth:`Verifier.check`):
 
 1. **target**: the marker must be one that was injected (``fabricated_marker``) and name a stored
-   chunk (``unknown_chunk``); a marker list offers several chunks;
+   chunk (``unknown_chunk``); each marker of a marker list is a citation of its own;
 2. **gates**: there must be a quote (``no_quote``), long enough to mean something (``too_short``;
    each part of an elided quote, ``"A … B"``, on its own);
 3. **search**: the quote is looked up in the cited chunk(s) (``verified``, ``verified_fuzzy``; a quote
@@ -167,10 +167,10 @@ def parse_fail_on(value: str) -> frozenset[Flag]:
 
 @dataclass
 class _Target:
-    """What a citation points at: the chunks its markers name (one, or several for a marker list),
-    or a whole document version (an Anthropic document)."""
+    """What a citation points at: the chunk its marker names, or a whole document version (an
+    Anthropic document)."""
 
-    markers: list[str]  # resolved marker per candidate chunk, in the order they are tried
+    markers: list[str]  # the resolved marker per candidate chunk (one chunk, or a document's chunks)
     chunks: list[ChunkInfo]
     version: VersionInfo
     by_chunk: dict[str, str] = field(default_factory=dict)  # chunk id -> marker
@@ -217,7 +217,6 @@ class Verifier:
             cit.claim,
             document=_document_json(target.version),
             sentence=cit.sentence,
-            markers=cit.markers,
         )
         gate = self._gate(cit)
         if gate is not None:
@@ -230,11 +229,9 @@ class Verifier:
     def _target(
         self, cit: CitationInput, injected: dict[str, str], doc_refs: dict[str, dict[str, Any]]
     ) -> _Target | CitationResult:
-        resolved = [m for m in (resolve_marker(mk, [*injected, *doc_refs]) for mk in cit.markers) if m is not None]
-        resolved = list(dict.fromkeys(resolved))
-        if not resolved:
+        marker = resolve_marker(cit.marker, [*injected, *doc_refs])
+        if marker is None:
             return _fabricated(cit, cit.marker)
-        marker = resolved[0]
         if marker in doc_refs:
             ref = doc_refs[marker]
             candidates, version = self._document_ref(ref)
@@ -259,30 +256,19 @@ class Verifier:
             by_chunk = {c.chunk_id: marker for c in candidates}
             return _Target([marker] * len(candidates), candidates, version, by_chunk, whole_version=True)
         self.lookup.prefetch(injected.values())
-        chunks: list[ChunkInfo] = []
-        markers: list[str] = []
-        for mk in resolved:
-            if mk not in injected:
-                continue
-            c = self.lookup.chunk(injected[mk])
-            if c is None:
-                if not chunks and mk == marker:
-                    return CitationResult(
-                        marker,
-                        injected[marker],
-                        "unknown_chunk",
-                        cit.quote,
-                        cit.claim,
-                        reason=f"chunk {injected[marker]!r} is not in the store",
-                        sentence=cit.sentence,
-                        markers=cit.markers,
-                    )
-                continue
-            if c.chunk_id not in {x.chunk_id for x in chunks}:
-                chunks.append(c)
-                markers.append(mk)
-        version = self.lookup.version(chunks[0].version_id)
-        return _Target(markers, chunks, version, dict(zip([c.chunk_id for c in chunks], markers, strict=True)))
+        chunk = self.lookup.chunk(injected[marker])
+        if chunk is None:
+            return CitationResult(
+                marker,
+                injected[marker],
+                "unknown_chunk",
+                cit.quote,
+                cit.claim,
+                reason=f"chunk {injected[marker]!r} is not in the store",
+                sentence=cit.sentence,
+            )
+        version = self.lookup.version(chunk.version_id)
+        return _Target([marker], [chunk], version, {chunk.chunk_id: marker})
 
     def _gate(self, cit: CitationInput) -> tuple[Any, str] | None:
         """``(status, reason)`` when the quote cannot be checked: none given, or too short to mean
@@ -892,9 +878,16 @@ class Verifier:
             answer = parse_answer(answer.data, markers=injected)
         self.lookup.trim()
         results = []
+        checked: set[tuple[int | None, str | None, str]] = set()
+        known = [*injected, *answer.document_refs]
         for c in answer.citations:
+            # one result for each marker of a sentence's quote: two markers naming one source
+            # ("[S1][1]") are one citation
+            key = (c.sentence, c.quote, resolve_marker(c.marker, known) or c.marker)
+            if key in checked:
+                continue
+            checked.add(key)
             results.append(self.check(c, injected, answer.document_refs))
-            results.extend(self._fabricated_alternatives(c, injected, answer.document_refs))
         cited = {c.sentence for c in answer.citations if c.sentence is not None}
         sentences = [
             SentenceResult(
@@ -916,21 +909,6 @@ class Verifier:
             self.options.policy,
             min_coverage=self.options.min_coverage,
         )
-
-    @staticmethod
-    def _fabricated_alternatives(
-        cit: CitationInput, injected: dict[str, str], doc_refs: dict[str, dict[str, Any]]
-    ) -> list[CitationResult]:
-        """A marker of a list (``"…" [S3][S7]``) that was not injected, beside one that was: the
-        reader is shown a source the model never saw, so it is a citation of its own,
-        ``fabricated_marker`` (the quote is judged under the list's injected markers)."""
-        if len(cit.markers) < 2:
-            return []
-        known = [*injected, *doc_refs]
-        missing = [m for m in cit.markers if resolve_marker(m, known) is None]
-        if len(missing) == len(cit.markers):
-            return []  # none was injected: the citation itself is fabricated_marker
-        return [_fabricated(cit, m) for m in missing]
 
     def log(self, report: Report) -> int:
         """Record a run in the store (call it once the report has been delivered)."""
@@ -954,7 +932,6 @@ def _fabricated(cit: CitationInput, marker: str) -> CitationResult:
         cit.claim,
         reason=f"marker {marker!r} was not in the injected set",
         sentence=cit.sentence,
-        markers=cit.markers,
     )
 
 
