@@ -13,15 +13,16 @@ from typing import Any
 
 from benchmarks.bench_extract import raw_extract_text
 from benchmarks.common import linked_corpus, section, text_layer_pdfs, timed
+from citeline.batch import IngestOptions, ingest_files
 from citeline.ingest.extract.ocr import OcrSettings
 from citeline.ingest.pipeline import PipelineSettings
-from citeline.store import IngestOptions, Store, ingest
+from citeline.store import Store
 
 
 def _ingest(folder: Path, db: Path, workers: int) -> tuple[float, Any]:
     with Store(f"sqlite:///{db}") as store:
         options = IngestOptions(workers=workers, settings=PipelineSettings(ocr=OcrSettings(mode="off")))
-        return timed(lambda: ingest(store, [folder], options))
+        return timed(lambda: ingest_files(store, [folder], options))
 
 
 def run() -> dict[str, Any]:

@@ -32,9 +32,10 @@ from typing import Any
 from benchmarks.bench_extract import raw_extract_text, raw_pdfium
 from benchmarks.bench_verify import difflib_sliding
 from benchmarks.common import FIXTURES, RESULTS, ROOT, linked_corpus, section, text_layer_pdfs, timed
+from citeline.batch import IngestOptions, ingest_files
 from citeline.ingest.extract.ocr import OcrSettings
 from citeline.ingest.pipeline import PipelineSettings
-from citeline.store import IngestOptions, Store, ingest
+from citeline.store import Store
 
 #: The peers read text layers only, so citeline does too here: with OCR on, the 21 pages of
 #: tamreview_cid_garbled.pdf (mostly unmapped glyphs) are OCR'd, about 50 s of each ingest
@@ -91,7 +92,7 @@ def throughput() -> dict[str, Any]:
                     with section(f"throughput, round {round_no}/{ROUNDS}: {name}"), Store(f"sqlite:///{db}") as s:
                         settings = PipelineSettings(extractor=backend, ocr=NO_OCR)
                         options = IngestOptions(settings=settings, workers=workers)
-                        dt, summary = timed(lambda s=s, options=options: ingest(s, [folder], options))
+                        dt, summary = timed(lambda s=s, options=options: ingest_files(s, [folder], options))
                     rates.setdefault(name, []).append(summary.pages / dt)
                     workers_of[name] = workers
     return {
@@ -180,7 +181,7 @@ def offsets() -> dict[str, Any]:
         for name in OFFSET_FIXTURES:
             os.symlink(FIXTURES / name, folder / name)
         with Store(f"sqlite:///{Path(tmp) / 'o.db'}") as s:
-            ingest(s, [folder], IngestOptions(workers=1))
+            ingest_files(s, [folder], IngestOptions(workers=1))
             for c in s.iter_chunks():
                 raw = s.raw_text(c.version_id)
                 ok = True

@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import CORPUS, section
-from citeline.store import IngestOptions, Store, ingest
-from citeline.verify.html import build_html
+from citeline.batch import IngestOptions, ingest_files
+from citeline.present.html import build_html
+from citeline.store import Store
 from citeline.verify.verify import VerifyOptions, verify_answer
 
 PAPER = "acl2020_s2orc_2col.pdf"
@@ -22,7 +23,7 @@ def run() -> dict[str, Any]:
         folder.mkdir()
         (folder / PAPER).symlink_to(CORPUS / PAPER)
         with Store(f"sqlite:///{Path(tmp) / 'r.db'}") as store:
-            ingest(store, [folder], IngestOptions(workers=1))
+            ingest_files(store, [folder], IngestOptions(workers=1))
             chunks = list(store.iter_chunks())
             # two citations on each of ten pages: a sentence from each page's first chunks
             by_page: dict[int, list[Any]] = {}

@@ -14,7 +14,8 @@ from typing import Any
 from sqlalchemy import create_engine, text
 
 from benchmarks.common import linked_corpus, section, text_layer_pdfs, timed
-from citeline.store import IngestOptions, Store, ingest
+from citeline.batch import IngestOptions, ingest_files
+from citeline.store import Store
 
 PG_URL = os.environ.get("CITELINE_BENCH_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
@@ -30,7 +31,7 @@ def _timed_ingest(admin: Any, folder: Path, label: str, options: IngestOptions) 
         conn.execute(text(f'CREATE SCHEMA "{schema}"'))
     try:
         with Store(_schema_url(schema)) as store, section(f"PostgreSQL ingest: {label}"):
-            dt, summary = timed(lambda: ingest(store, [folder], options))
+            dt, summary = timed(lambda: ingest_files(store, [folder], options))
         assert summary.count("failed") == 0
         return {
             "seconds": round(dt, 2),
@@ -59,7 +60,7 @@ def run() -> dict[str, Any]:
                     lambda n=n: LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
                 )
                 client = Client(cluster)
-                client.run(lambda: (__import__("citeline.store.distributed"), __import__("pdfplumber")))  # warm workers
+                client.run(lambda: (__import__("citeline.batch.distributed"), __import__("pdfplumber")))  # warm workers
             results[f"dask_{n}_cluster_start_seconds"] = round(started, 2)
             options = IngestOptions(workers=n, executor="dask", scheduler=cluster.scheduler_address)
             results[f"dask_{n}"] = _timed_ingest(admin, folder, f"dask_{n}", options)

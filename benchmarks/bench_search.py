@@ -30,10 +30,11 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import linked_corpus, section, text_layer_pdfs, timed
+from citeline.batch import IngestOptions, ingest_files
 from citeline.ingest.extract.ocr import OcrSettings
 from citeline.ingest.pipeline import PipelineSettings
 from citeline.ingest.scripts import CJK_LETTERS
-from citeline.store import IngestOptions, Store, ingest
+from citeline.store import Store
 from citeline.store.search import fold_text, terms
 
 PER_DOC = 25
@@ -152,7 +153,7 @@ def _ingest(folder: Path, db: Path, *, index: bool) -> float:
         with Store(f"sqlite:///{db}") as store:
             settings = PipelineSettings(extractor="pdfium", ocr=OcrSettings(mode="off"))
             options = IngestOptions(workers=1, settings=settings)
-            dt, summary = timed(lambda: ingest(store, [folder], options))
+            dt, summary = timed(lambda: ingest_files(store, [folder], options))
         assert summary.count("failed") == 0
         return dt
     finally:
@@ -172,7 +173,7 @@ def run() -> dict[str, Any]:
         db = Path(tmp) / "search.db"
         with section("ingest the corpus (pdfplumber backend)"):
             store = Store(f"sqlite:///{db}")
-            ingest(store, [folder], IngestOptions(workers=2))
+            ingest_files(store, [folder], IngestOptions(workers=2))
         chunks = list(store.iter_chunks())
         qs = queries(chunks)
         folded = [(c.chunk_id, fold_text(" ".join(c.text.split()))) for c in chunks]

@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import FIXTURES, section, text_layer_pdfs
+from citeline.batch import IngestOptions, ingest_files
 from citeline.ingest.pipeline import PipelineSettings
-from citeline.store import IngestOptions, Store, ingest
+from citeline.store import Store
 from citeline.store.records import ChunkInfo
 from citeline.verify.parse import CitationInput
 from citeline.verify.verify import Verifier, VerifyOptions, _folded_quote
@@ -110,7 +111,7 @@ def run() -> dict[str, Any]:
         settings = PipelineSettings(chunk_target=CHUNK_CHARS, chunk_overlap=200)
         with Store(f"sqlite:///{Path(tmp) / 'v.db'}") as store:
             with section("index with 2,000-character chunks"):
-                ingest(store, [folder], IngestOptions(settings=settings, workers=2))
+                ingest_files(store, [folder], IngestOptions(settings=settings, workers=2))
             chunks = [c for c in store.iter_chunks() if len(c.text) >= 1500]
             cases = []
             for _ in range(CASES):

@@ -2,45 +2,32 @@
 
 The public API (everything the command line does goes through it)::
 
-    from citeline import IngestOptions, Store, VerifyOptions, ingest, verify_answer
+    from citeline import IngestOptions, Store, VerifyOptions, ingest_files, verify_answer
 
     store = Store("sqlite:///citeline.db")
-    summary = ingest(store, ["corpus/"], IngestOptions(workers=4))
+    summary = ingest_files(store, ["corpus/"], IngestOptions(workers=4))
     ctx = store.create_context([c.chunk_id for c in store.iter_chunks()][:3])
     report = verify_answer(store, {"answer": "...", "context": ctx.context_id})
 
 The names are loaded on first use, so ``import citeline`` (and every ``citeline`` command) pays only
 for what it touches. The packages below are ``citeline.ingest`` (extraction, offset maps, cleaning,
 chunking; no database), ``citeline.store`` (the relational store), ``citeline.verify`` (citation
-checking) and ``citeline.migrations`` (the alembic environment).
-
-``citeline.ingest`` is both the ingest package and, called, the batch ingest of
-:func:`citeline.store.batch.ingest`: ``from citeline import ingest`` gives the package, and
-``ingest(store, paths, options)`` runs a batch (see :class:`_IngestPackage`).
+checking) and ``citeline.migrations`` (the alembic environment); ``citeline.batch`` runs the ingest
+pipeline over many files into a store, ``citeline.present`` shows reports and pages (``serve``,
+the HTML report).
 """
 
 from __future__ import annotations
 
 import importlib
-import types
 from typing import TYPE_CHECKING, Any
 
 from citeline._version import __version__
 
 if TYPE_CHECKING:
+    from citeline.batch import DiscoveryError, IngestOptions, IngestSummary, ingest_files
     from citeline.ingest.errors import ExtractionError, IngestError
-    from citeline.store import (
-        DatabaseError,
-        DiscoveryError,
-        IngestOptions,
-        IngestSummary,
-        NotFound,
-        QueryError,
-        ReadOnlyViolation,
-        Store,
-        StoreError,
-    )
-    from citeline.store import ingest as ingest
+    from citeline.store import DatabaseError, NotFound, QueryError, ReadOnlyViolation, Store, StoreError
     from citeline.verify import CitationResult, InputError, Report, VerifyError, VerifyOptions, verify_answer
 
 __all__ = [
@@ -61,7 +48,7 @@ __all__ = [
     "VerifyError",
     "VerifyOptions",
     "__version__",
-    "ingest",
+    "ingest_files",
     "verify_answer",
 ]
 
@@ -69,11 +56,12 @@ __all__ = [
 _HOMES = {
     "CitationResult": "citeline.verify.report",
     "DatabaseError": "citeline.store.errors",
-    "DiscoveryError": "citeline.store.batch",
+    "DiscoveryError": "citeline.batch.ingest",
+    "ingest_files": "citeline.batch.ingest",
     "ExtractionError": "citeline.ingest.errors",
     "IngestError": "citeline.ingest.errors",
-    "IngestOptions": "citeline.store.batch",
-    "IngestSummary": "citeline.store.batch",
+    "IngestOptions": "citeline.batch.ingest",
+    "IngestSummary": "citeline.batch.ingest",
     "InputError": "citeline.verify.errors",
     "NotFound": "citeline.store.errors",
     "QueryError": "citeline.store.errors",
@@ -98,27 +86,3 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
-
-
-class _IngestPackage(types.ModuleType):
-    """The type of the ``citeline.ingest`` package: a module that can also be called.
-
-    The public API names a function ``ingest`` and the layout a package ``citeline.ingest``, and
-    Python gives ``citeline.ingest`` to whichever is bound last, so one of them would be lost
-    depending on import order. Instead the package itself runs a batch when called, and stays a
-    package for everything else (``citeline.ingest.extract``, ``from citeline.ingest import ...``).
-    The package stays free of any store code: the store is imported only when it is called.
-    """
-
-    def __call__(self, store: Any, paths: Any, options: Any = None, **kwargs: Any) -> Any:
-        """Ingest every file under ``paths`` into ``store``: :func:`citeline.store.batch.ingest`."""
-        from citeline.store.batch import IngestOptions
-        from citeline.store.batch import ingest as run
-
-        return run(store, paths, options if options is not None else IngestOptions(), **kwargs)
-
-
-# the subpackage is tiny (a docstring): loading it here is what guarantees every later import sees
-# the callable type, whichever module asks first
-_package = importlib.import_module("citeline.ingest")
-_package.__class__ = _IngestPackage

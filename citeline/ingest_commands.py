@@ -107,12 +107,12 @@ def ingest(
         citeline --db postgresql+psycopg://user@db/citeline ingest /shared/corpus \\
             --executor dask --scheduler tcp://10.0.0.5:8786
     """
+    from citeline.batch.ingest import DiscoveryError, IngestOptions, discover
+    from citeline.batch.ingest import ingest_files as run_ingest
     from citeline.ingest.clean.pipeline import CleanSettings
     from citeline.ingest.errors import ChunkerError
     from citeline.ingest.extract.files import Limits
     from citeline.ingest.pipeline import PipelineSettings
-    from citeline.store.batch import DiscoveryError, IngestOptions, discover
-    from citeline.store.batch import ingest as run_ingest
 
     if chunk_overlap >= chunk_size:
         raise CommandError(f"--chunk-overlap {chunk_overlap} must be below --chunk-size {chunk_size}", EXIT_USAGE)
@@ -205,7 +205,7 @@ def status(paths: tuple[str, ...], mark_deleted: bool, force: bool, duplicates: 
         citeline status corpus/ --mark-deleted
         citeline status --duplicates --format json
     """
-    from citeline.store.status import check_status
+    from citeline.batch.status import check_status
 
     store = open_store(migrate=False)
     with errors_as_messages():

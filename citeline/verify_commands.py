@@ -129,12 +129,12 @@ def verify(
     """
     from pathlib import Path
 
+    from citeline.present.text import render_html, render_text
     from citeline.store.errors import NotFound
     from citeline.verify import VerifyOptions
     from citeline.verify.errors import InputError, VerifyError
     from citeline.verify.match import FUZZY_THRESHOLD
     from citeline.verify.parse import load_answer, parse_answer
-    from citeline.verify.render import render_html, render_text
     from citeline.verify.verify import Verifier, parse_fail_on
 
     try:
@@ -239,7 +239,7 @@ def serve(host: str, port: int, allow_hosts: tuple[str, ...]) -> None:
         citeline serve --port 8000     # then open http://127.0.0.1:8000/
         citeline serve --host 0.0.0.0 --allow-host citeline.lan
     """
-    from citeline.verify.web import make_server
+    from citeline.present.web import make_server
 
     store = open_store(migrate=False)
     try:
@@ -278,8 +278,8 @@ def highlight(chunk_id: str | None, span: str | None, output: str, scale: float)
     from pathlib import Path
 
     from citeline.ingest.offsets import Original
-    from citeline.verify.pages import PageRenderer, stack_png
-    from citeline.verify.web import highlight_boxes
+    from citeline.present.pages import PageRenderer, stack_png
+    from citeline.present.web import highlight_boxes
 
     if (chunk_id is None) == (span is None):
         raise CommandError("give either CHUNK_ID or --range DOC:START:END", EXIT_USAGE)

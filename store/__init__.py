@@ -2,14 +2,13 @@
 
 Python API (the CLI is a thin layer over it)::
 
-    from citeline.store import Store, ingest, IngestOptions
+    from citeline.store import Store
     store = Store("sqlite:///citeline.db")
-    summary = ingest(store, ["fixtures/"])
     for chunk in store.iter_chunks():
         ...
 
-Names are imported on first use: a read (``Store``) does not load the batch ingest, its worker
-pools or the extractors.
+The store is the database alone: filling it from files is :mod:`citeline.batch`
+(``citeline.ingest_files``). Names are imported on first use.
 """
 
 from __future__ import annotations
@@ -18,40 +17,49 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from citeline.store.batch import DiscoveryError, IngestOptions, IngestSummary, discover, ingest
     from citeline.store.errors import DatabaseError, NotFound, QueryError, ReadOnlyViolation, StoreError
     from citeline.store.store import Store
 
 __all__ = [
     "DatabaseError",
-    "DiscoveryError",
-    "IngestOptions",
-    "IngestSummary",
     "NotFound",
     "QueryError",
     "ReadOnlyViolation",
     "Store",
     "StoreError",
-    "discover",
-    "ingest",
 ]
 
 _HOMES = {
     "DatabaseError": "citeline.store.errors",
-    "DiscoveryError": "citeline.store.batch",
-    "IngestOptions": "citeline.store.batch",
-    "IngestSummary": "citeline.store.batch",
     "NotFound": "citeline.store.errors",
     "QueryError": "citeline.store.errors",
     "ReadOnlyViolation": "citeline.store.errors",
     "Store": "citeline.store.store",
     "StoreError": "citeline.store.errors",
-    "discover": "citeline.store.batch",
-    "ingest": "citeline.store.batch",
+}
+#: Names that lived here before ingest orchestration moved to :mod:`citeline.batch` (0.2); they
+#: still work for one release, with a DeprecationWarning naming the new place.
+_MOVED = {
+    "DiscoveryError": "DiscoveryError",
+    "IngestOptions": "IngestOptions",
+    "IngestSummary": "IngestSummary",
+    "discover": "discover",
+    "ingest": "ingest_files",
 }
 
 
 def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        import warnings
+
+        new = _MOVED[name]
+        warnings.warn(
+            f"citeline.store.{name} moved to citeline.batch.{new} (and citeline.{new}); "
+            "the old name goes in the next release",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(importlib.import_module("citeline.batch"), new)
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'citeline.store' has no attribute {name!r}")

@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 
-from citeline.store import IngestOptions, Store, ingest
-from citeline.verify.html import build_html
+from citeline.batch import IngestOptions, ingest_files
+from citeline.present.html import build_html
+from citeline.present.web import make_server
+from citeline.store import Store
 from citeline.verify.verify import VerifyOptions, verify_answer
-from citeline.verify.web import make_server
 from tests.conftest import PDF_FIXTURES, ROOT
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package (pip install -e '.[test]')")
@@ -35,7 +36,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     for name in ("policy_handbook.pdf", "xss_document.pdf"):
         shutil.copy(PDF_FIXTURES / name, docs / name)
     with Store(f"sqlite:///{folder / 'b.db'}") as s:
-        ingest(s, [docs], IngestOptions(workers=1))
+        ingest_files(s, [docs], IngestOptions(workers=1))
         yield s
 
 

@@ -13,12 +13,13 @@ from typing import Any
 
 import pytest
 
+from citeline.batch import IngestOptions, ingest_files
 from citeline.ingest.errors import ExtractionError
 from citeline.ingest.extract import extract
 from citeline.ingest.extract.glyphs import UNMAPPED
 from citeline.ingest.isolate import IsolatedPool
 from citeline.ingest.scripts import is_cjk
-from citeline.store import IngestOptions, Store, ingest
+from citeline.store import Store
 from tests.conftest import CORPUS, corpus_manifest
 from tests.test_cli_store import run as run_cli
 from tests.test_store import check_all_chunks
@@ -245,7 +246,7 @@ def _cleaned_words(name: str, backend: str) -> str:
 def test_corpus_ingests_end_to_end_with_every_chunk_offset_intact(tmp_path: Path, sqlite_url: str) -> None:
     corpus_manifest()
     with Store(sqlite_url) as store:
-        summary = ingest(store, [CORPUS], IngestOptions(workers=2, globs=("*.pdf",)))
+        summary = ingest_files(store, [CORPUS], IngestOptions(workers=2, globs=("*.pdf",)))
         failed = {o.uri for o in summary.outcomes if o.status == "failed"}
         rows = {row["file"]: row for row in corpus_manifest()}
         assert all(rows[u]["primary_kind"] in ("broken", "encrypted") for u in failed), failed

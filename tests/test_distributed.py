@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from citeline.store import IngestOptions, Store, ingest
+from citeline.batch import IngestOptions, ingest_files
+from citeline.store import Store
 from tests.conftest import CORPUS, PDF_FIXTURES, PG_URL, _pg_schema_url, corpus_manifest
 
 distributed = pytest.importorskip("distributed", reason="needs dask[distributed] (pip install 'citeline[dask]')")
@@ -98,9 +99,9 @@ def check_consistent(url: str) -> None:
 def test_dask_executor_gives_the_same_store_as_the_local_one(docs: Path, pg_schema: callable) -> None:  # type: ignore[valid-type]
     local_url, dask_url = pg_schema(), pg_schema()
     with Store(local_url) as store:
-        local = ingest(store, [docs], IngestOptions(workers=2))
+        local = ingest_files(store, [docs], IngestOptions(workers=2))
     with Store(dask_url) as store:
-        remote = ingest(store, [docs], IngestOptions(workers=2, executor="dask"))
+        remote = ingest_files(store, [docs], IngestOptions(workers=2, executor="dask"))
     assert remote.counts() == local.counts()
     assert remote.count("failed") == 1  # truncated.pdf, reported the same way
     assert [o.message for o in remote.outcomes if o.status == "failed"] == [
@@ -118,9 +119,9 @@ def test_dask_executor_with_sqlite_returns_results_to_one_writer(docs: Path, tmp
         if name not in FIXTURE_FILES:
             (docs / name).unlink()
     with Store(url_local) as store:
-        ingest(store, [docs], IngestOptions(workers=1))
+        ingest_files(store, [docs], IngestOptions(workers=1))
     with Store(url_dask) as store:
-        summary = ingest(store, [docs], IngestOptions(workers=2, executor="dask"))
+        summary = ingest_files(store, [docs], IngestOptions(workers=2, executor="dask"))
     assert summary.count("added") == 4
     assert snapshot(url_dask) == snapshot(url_local)
 
@@ -176,7 +177,7 @@ def test_killed_dask_worker_leaves_no_partial_version(docs: Path, pg_schema: cal
 
     try:
         with Store(url) as store:
-            summary = ingest(
+            summary = ingest_files(
                 store,
                 [docs],
                 IngestOptions(workers=2, executor="dask", scheduler=cluster.scheduler_address),

@@ -17,10 +17,11 @@ from typing import Any
 
 import pytest
 
+from citeline.batch import IngestOptions, ingest_files
 from citeline.ingest.extract import extract
 from citeline.ingest.extract.ocr import OcrSettings, debian_package
 from citeline.ingest.pipeline import PipelineSettings
-from citeline.store import IngestOptions, Store, ingest
+from citeline.store import Store
 from citeline.verify.verify import VerifyOptions, verify_answer
 from tests.conftest import ROOT
 
@@ -31,7 +32,9 @@ def _installed_languages() -> set[str]:
     from citeline.ingest.extract.ocr import tessdata_dir
 
     folder = tessdata_dir()
-    return {n.removesuffix(".traineddata") for n in os.listdir(folder) if n.endswith(".traineddata")} if folder else set()
+    return (
+        {n.removesuffix(".traineddata") for n in os.listdir(folder) if n.endswith(".traineddata")} if folder else set()
+    )
 
 
 def skip_without(languages: str) -> None:
@@ -79,7 +82,7 @@ def stores(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Store
         shutil.copy(OCR_FIXTURES / name, folder / name)
         store = Store(f"sqlite:///{folder / 'c.db'}")
         options = IngestOptions(workers=1, settings=PipelineSettings(ocr=OcrSettings(languages=LANGUAGES)))
-        summary = ingest(store, [folder], options)
+        summary = ingest_files(store, [folder], options)
         assert [o.status for o in summary.outcomes] == ["added"], summary.outcomes
         out[name] = store
     yield out
@@ -228,7 +231,7 @@ def test_images_render_under_their_boxes(stores: dict[str, Store]) -> None:
 
     from PIL import Image
 
-    from citeline.verify.pages import PageRenderer
+    from citeline.present.pages import PageRenderer
 
     store = stores["handbook_200dpi.tif"]
     chunk = next(store.iter_chunks())

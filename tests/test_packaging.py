@@ -36,7 +36,7 @@ def test_subpackages_are_the_top_level_folders_under_the_citeline_name(name: str
 
 
 def test_public_api_names_resolve_and_are_listed() -> None:
-    from citeline.store.batch import IngestOptions
+    from citeline.batch.ingest import IngestOptions
     from citeline.store.errors import StoreError
     from citeline.store.store import Store
     from citeline.verify.report import Report
@@ -50,25 +50,72 @@ def test_public_api_names_resolve_and_are_listed() -> None:
     assert citeline.VerifyOptions is VerifyOptions
     assert citeline.Report is Report
     assert citeline.StoreError is StoreError
-    assert {"Store", "ingest", "IngestOptions", "verify_answer", "VerifyOptions", "Report"} <= set(citeline.__all__)
+    assert {"Store", "ingest_files", "IngestOptions", "verify_answer", "VerifyOptions", "Report"} <= set(
+        citeline.__all__
+    )
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         _ = citeline.nope  # type: ignore[attr-defined]
 
 
-def test_ingest_is_the_package_and_runs_a_batch_when_called(tmp_path: Path) -> None:
-    import citeline.ingest.extract as extract_module
-    from citeline import IngestOptions, Store, ingest
+def test_ingest_files_runs_a_batch_and_the_ingest_package_is_a_plain_package(tmp_path: Path) -> None:
+    import types
 
-    assert ingest is sys.modules["citeline.ingest"]
-    assert ingest.extract is extract_module  # still a package for attribute access
+    import citeline.ingest.extract as extract_module
+    from citeline import IngestOptions, Store, ingest_files
+
+    package = sys.modules["citeline.ingest"]
+    assert type(package) is types.ModuleType  # no class swapped in at import
+    assert package.extract is extract_module
     folder = tmp_path / "docs"
     folder.mkdir()
     shutil.copy(PDF_FIXTURES / "policy_handbook.pdf", folder)
     with Store(f"sqlite:///{tmp_path / 'c.db'}") as store:
-        summary = ingest(store, [folder], IngestOptions(workers=1))
+        summary = ingest_files(store, [folder], IngestOptions(workers=1))
         assert summary.counts()["added"] == 1
         assert summary.counts()["chunks"] > 0
         assert store.documents() == ["policy_handbook.pdf"]
+
+
+def test_the_old_names_in_citeline_store_still_work_with_a_deprecation_warning() -> None:
+    import citeline.store
+    from citeline.batch import IngestOptions, ingest_files
+
+    with pytest.warns(DeprecationWarning, match=r"citeline.store.ingest moved to citeline.batch.ingest_files"):
+        assert citeline.store.ingest is ingest_files
+    with pytest.warns(DeprecationWarning, match="citeline.batch.IngestOptions"):
+        assert citeline.store.IngestOptions is IngestOptions
+
+
+def _imports(folder: Path) -> dict[str, set[str]]:
+    """The modules each file of a top-level folder imports (every import statement, wherever it is)."""
+    import ast
+
+    out: dict[str, set[str]] = {}
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        names: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names |= {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names.add(node.module)
+        out[str(path.relative_to(ROOT))] = names
+    return out
+
+
+def test_each_package_imports_only_what_its_room_may() -> None:
+    """store/ is the database alone, verify/ holds no web or rendering code, ingest/ no database, and
+    no module swaps a class at import."""
+    rules = {
+        Path("store"): ("citeline.batch", "citeline.present", "citeline.verify", "citeline.ingest.isolate", "click"),
+        Path("verify"): ("citeline.batch", "citeline.present", "http", "click", "pypdfium2", "socketserver"),
+        Path("ingest"): ("citeline.store", "citeline.verify", "citeline.batch", "citeline.present", "sqlalchemy"),
+    }
+    for folder, banned in rules.items():
+        for path, names in _imports(folder).items():
+            bad = sorted(n for n in names if any(n == b or n.startswith(b + ".") for b in banned))
+            assert bad == [], f"{path} imports {bad}"
+    for path in [*ROOT.glob("citeline/**/*.py"), *ROOT.glob("store/*.py"), *ROOT.glob("verify/**/*.py")]:
+        assert ".__class__ =" not in path.read_text(encoding="utf-8"), path
 
 
 def test_one_version_everywhere() -> None:
@@ -104,14 +151,14 @@ def _modules_after(args: list[str], cwd: Path) -> set[str]:
 @pytest.fixture(scope="module")
 def indexed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
     """A SQLite store with one fixture PDF: (folder, database URL, a chunk id)."""
-    from citeline import IngestOptions, Store, ingest
+    from citeline import IngestOptions, Store, ingest_files
 
     folder = tmp_path_factory.mktemp("reads")
     (folder / "docs").mkdir()
     shutil.copy(PDF_FIXTURES / "policy_handbook.pdf", folder / "docs")
     url = f"sqlite:///{folder / 'c.db'}"
     with Store(url) as store:
-        ingest(store, [folder / "docs"], IngestOptions(workers=1))
+        ingest_files(store, [folder / "docs"], IngestOptions(workers=1))
         chunk_id = next(store.iter_chunks()).chunk_id
     return folder, url, chunk_id
 

@@ -17,8 +17,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from citeline.batch import IngestOptions, ingest_files
 from citeline.cli import cli
-from citeline.store import IngestOptions, Store, db, ingest
+from citeline.store import Store, db
 from citeline.store.sql import run_sql
 from tests.conftest import PDF_FIXTURES
 
@@ -44,7 +45,7 @@ def indexed(db_url: str, tmp_path: Path) -> tuple[str, str, str]:
     docs.mkdir()
     shutil.copy(PDF_FIXTURES / "multilingual.pdf", docs)
     with Store(db_url) as store:
-        ingest(store, [docs], IngestOptions(workers=1))
+        ingest_files(store, [docs], IngestOptions(workers=1))
         chunk = next(c for c in store.iter_chunks() if "médecin" in c.text)
     start = chunk.text.index("médecin")
     return db_url, chunk.chunk_id, chunk.text[start : start + 60]

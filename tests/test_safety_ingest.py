@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from citeline.batch import IngestOptions, ingest_files
 from citeline.cli import cli
 from citeline.ingest.extract.guards import check_forms
-from citeline.store import IngestOptions, Store, ingest
+from citeline.store import Store
 from citeline.store.sql import run_sql
 from tests.conftest import PDF_FIXTURES, corpus_manifest
 from tests.hostile import flate_bomb, self_drawing_form, shared_resources
@@ -103,7 +104,7 @@ def test_the_size_limit_applies_to_the_file_a_link_points_at(db_url: str, tmp_pa
     shutil.copy(PDF_FIXTURES / "policy_handbook.pdf", big)
     os.symlink(big, docs / "small-looking.pdf")
     with Store(db_url) as store:
-        summary = ingest(store, [docs], IngestOptions(workers=1, limits=Limits(max_file_bytes=1000)))
+        summary = ingest_files(store, [docs], IngestOptions(workers=1, limits=Limits(max_file_bytes=1000)))
     [outcome] = summary.outcomes
     assert outcome.status == "failed"
     assert outcome.reason == "too_large"

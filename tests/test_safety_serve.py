@@ -23,10 +23,11 @@ from urllib.parse import urlencode
 import pytest
 from PIL import Image
 
-from citeline.store import IngestOptions, Store, ingest
+from citeline.batch import IngestOptions, ingest_files
+from citeline.present.pages import MAX_PIXELS, MAX_SIDE_PX, PageRenderer
+from citeline.present.web import BACKLOG, MAX_BODY_BYTES, make_server
+from citeline.store import Store
 from citeline.store.sql import run_sql
-from citeline.verify.pages import MAX_PIXELS, MAX_SIDE_PX, PageRenderer
-from citeline.verify.web import BACKLOG, MAX_BODY_BYTES, make_server
 from tests.conftest import PDF_FIXTURES
 
 TIMEOUT = 1.0  # the server's socket timeout in these tests
@@ -60,7 +61,7 @@ def served(db_url: str, tmp_path: Path) -> Iterator[Served]:
     docs.mkdir()
     shutil.copy(PDF_FIXTURES / "multilingual.pdf", docs)
     with Store(db_url) as store:
-        ingest(store, [docs], IngestOptions(workers=1))
+        ingest_files(store, [docs], IngestOptions(workers=1))
         chunk = next(c for c in store.iter_chunks() if any(ord(ch) > 127 for ch in c.text))
         words = chunk.text.split()
         quote = " ".join(words[:8])
@@ -354,7 +355,7 @@ def test_a_huge_page_renders_under_the_pixel_cap(db_url: str, tmp_path: Path) ->
     docs.mkdir()
     big_page_pdf(docs / "poster.pdf", 14_400)
     with Store(db_url) as store:
-        ingest(store, [docs], IngestOptions(workers=1))
+        ingest_files(store, [docs], IngestOptions(workers=1))
         chunk = next(store.iter_chunks())
         assert "Großformat" in chunk.text
         with PageRenderer(store) as renderer:
@@ -376,7 +377,7 @@ def test_the_cap_applies_to_drawn_pages_too(db_url: str, tmp_path: Path) -> None
     docs.mkdir()
     big_page_pdf(docs / "poster.pdf", 14_400)
     with Store(db_url) as store:
-        ingest(store, [docs], IngestOptions(workers=1))
+        ingest_files(store, [docs], IngestOptions(workers=1))
         (docs / "poster.pdf").unlink()
         chunk = next(store.iter_chunks())
         with PageRenderer(store) as renderer:
@@ -403,7 +404,7 @@ def test_the_cap_holds_through_highlight_serve_and_the_html_report(db_url: str, 
         assert image.size[0] * image.size[1] <= MAX_PIXELS
 
     with Store(db_url) as store:
-        ingest(store, [docs], IngestOptions(workers=1))
+        ingest_files(store, [docs], IngestOptions(workers=1))
         chunk = next(store.iter_chunks())
         runner = CliRunner()
         out = tmp_path / "highlight.png"

@@ -16,8 +16,9 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import create_engine, make_url, text
 
+from citeline.batch import IngestOptions, ingest_files
 from citeline.cli import cli
-from citeline.store import IngestOptions, Store, ingest
+from citeline.store import Store
 from tests.conftest import PDF_FIXTURES, PG_URL
 
 
@@ -32,7 +33,7 @@ def indexed(db_url: str, tmp_path: Path) -> str:
     docs.mkdir()
     shutil.copy(PDF_FIXTURES / "multilingual.pdf", docs)
     with Store(db_url) as store:
-        ingest(store, [docs], IngestOptions(workers=1))
+        ingest_files(store, [docs], IngestOptions(workers=1))
     return db_url
 
 
@@ -98,25 +99,35 @@ def test_a_long_query_is_stopped_at_the_timeout(reader: str) -> None:
         assert err.strip() == "Error: The query ran longer than 0.5 s and was stopped (--timeout)"
 
 
+#: Runs a command and writes its peak resident memory (KiB) to the file named first. A process's
+#: peak counts the memory of the process it was forked from (Linux carries it over exec), so the
+#: command is started from this small launcher, not from the test process, which holds hundreds of
+#: megabytes under pytest-xdist.
+_PEAK_OF = """
+import os, subprocess, sys
+child = subprocess.Popen(sys.argv[2:])
+_, status, usage = os.wait4(child.pid, 0)
+open(sys.argv[1], "w").write(str(usage.ru_maxrss))
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
 def test_rows_are_streamed_not_held(reader: str, tmp_path: Path) -> None:
     many = "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 2000000) SELECT n, 'é' AS s FROM r"
     out = tmp_path / "rows.csv"
+    peak = tmp_path / "peak"
+    command = ["--db", reader, "sql", many, "--format", "csv", "--timeout", "120"]
     with out.open("w") as fh:
-        child = subprocess.Popen(
-            [sys.executable, "-m", "citeline.cli", "--db", reader, "sql", many, "--format", "csv", "--timeout", "120"],
+        done = subprocess.run(
+            [sys.executable, "-c", _PEAK_OF, str(peak), sys.executable, "-m", "citeline.cli", *command],
             stdout=fh,
             stderr=subprocess.PIPE,
             text=True,
             env={**os.environ, "PYTHONUTF8": "1"},
+            check=False,
         )
-        assert child.stderr is not None
-        err = child.stderr.read()
-        # the command's own peak (wait4 reports the child's usage alone; RUSAGE_CHILDREN would add
-        # the peak of any earlier child of this test process)
-        _, status, usage = os.wait4(child.pid, 0)
-        child.returncode = os.waitstatus_to_exitcode(status)
-    assert child.returncode == 0, err
-    peak_mb = usage.ru_maxrss / 1024
+    assert done.returncode == 0, done.stderr
+    peak_mb = int(peak.read_text()) / 1024
     assert peak_mb < 200, f"the command held {peak_mb:.0f} MB"
     with out.open() as fh:
         assert fh.readline() == "n,s\n"

@@ -17,8 +17,9 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from citeline.batch import IngestOptions, ingest_files
 from citeline.cli import cli
-from citeline.store import IngestOptions, Store, ingest
+from citeline.store import Store
 from citeline.store.search import (
     Query,
     Term,
@@ -60,7 +61,7 @@ def build_corpus(tmp_path: Path) -> Path:
 def indexed(db_url: str, tmp_path: Path) -> tuple[Store, Path]:
     folder = build_corpus(tmp_path)
     store = Store(db_url)
-    summary = ingest(store, [folder], IngestOptions(workers=1))
+    summary = ingest_files(store, [folder], IngestOptions(workers=1))
     assert summary.count("failed") == 0
     return store, folder
 
@@ -283,12 +284,12 @@ def test_superseded_deleted_and_killed_versions_keep_the_index_exact(
     n = index_is_exact(db_url)
     assert n == sum(1 for _ in store.iter_chunks())
     # unchanged re-ingest: nothing new in the index
-    ingest(store, [folder], IngestOptions(workers=1))
+    ingest_files(store, [folder], IngestOptions(workers=1))
     assert index_is_exact(db_url) == n
     # a new version: the old one's words are found only with all_versions
     old_words = set(rare_words(store))
     shutil.copy(PDF_FIXTURES / "policy_handbook_v2.pdf", folder / "policy_handbook.pdf")
-    ingest(store, [folder], IngestOptions(workers=1))
+    ingest_files(store, [folder], IngestOptions(workers=1))
     current = {fold_text(w) for c in store.iter_chunks() for w in re.findall(r"[^\W\d_]{7,}", c.text)}
     gone = sorted(w for w in old_words - current)
     assert gone, "policy_handbook_v2 drops words of v1"
@@ -330,7 +331,7 @@ def test_changes_since_a_run_and_a_time(indexed: tuple[Store, Path], db_url: str
     assert store.changes(datetime.now(UTC)) == []
     mark = datetime.now(UTC)
     shutil.copy(PDF_FIXTURES / "policy_handbook_v2.pdf", folder / "policy_handbook.pdf")
-    summary = ingest(store, [folder], IngestOptions(workers=1))
+    summary = ingest_files(store, [folder], IngestOptions(workers=1))
     v1 = {c.chunk_id for c in store.iter_chunks(document="policy_handbook.pdf", all_versions=True) if not c.is_current}
     v2 = {c.chunk_id for c in store.iter_chunks(document="policy_handbook.pdf")}
     for since in (mark, summary.run_id):
@@ -348,7 +349,7 @@ def test_changes_since_a_run_and_a_time(indexed: tuple[Store, Path], db_url: str
     # a restored version is added again, the one it replaces retired
     restore_mark = datetime.now(UTC)
     shutil.copy(PDF_FIXTURES / "policy_handbook.pdf", folder / "policy_handbook.pdf")
-    ingest(store, [folder], IngestOptions(workers=1))
+    ingest_files(store, [folder], IngestOptions(workers=1))
     feed = store.changes(restore_mark)
     assert {c.chunk_id for c in feed if c.change == "added"} == v1
     assert {c.chunk_id for c in feed if c.change == "retired"} == v2 - v1
@@ -452,7 +453,7 @@ def test_question_to_verified_answer_in_one_context(indexed: tuple[Store, Path],
 
 
 def test_search_page_in_serve(indexed: tuple[Store, Path]) -> None:
-    from citeline.verify.web import App
+    from citeline.present.web import App
 
     store, _ = indexed
     app = App(store)
@@ -542,7 +543,7 @@ def test_corpus_chinese_pdfs_are_searchable(sqlite_url: str, tmp_path: Path) -> 
     for name in names:
         (folder / name).symlink_to(CORPUS / name)
     store = Store(sqlite_url)
-    ingest(store, [folder], IngestOptions(workers=1))
+    ingest_files(store, [folder], IngestOptions(workers=1))
     for name in names:
         chunk = next(c for c in store.iter_chunks(document=name) if len(c.text) > 200)
         runs = re.findall(r"[\u3040-\u30ff\u4e00-\u9fff]{4,}", chunk.text)

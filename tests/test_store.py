@@ -15,8 +15,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sqlalchemy import text
 
+from citeline.batch import IngestOptions, ingest_files
 from citeline.ingest.pipeline import PipelineSettings
-from citeline.store import IngestOptions, NotFound, ReadOnlyViolation, Store, ingest
+from citeline.store import NotFound, ReadOnlyViolation, Store
 from citeline.store import db as store_db
 from citeline.store.writer import pack_xs, unpack_xs
 from tests.conftest import PDF_FIXTURES
@@ -115,7 +116,7 @@ def test_ingest_fixtures_end_to_end_with_the_chunk_invariant(db_url: str, tmp_pa
         "multilingual.pdf",
     )
     with Store(db_url) as store:
-        summary = ingest(store, [root], IngestOptions(workers=2))
+        summary = ingest_files(store, [root], IngestOptions(workers=2))
         assert summary.counts() | {"pages": 0, "chunks": 0} == {
             "added": 4,
             "updated": 0,
@@ -150,9 +151,9 @@ def test_ingest_fixtures_end_to_end_with_the_chunk_invariant(db_url: str, tmp_pa
 def test_reingest_unchanged_adds_no_rows(db_url: str, tmp_path: Path) -> None:
     root = corpus_copy(tmp_path, "policy_handbook.pdf", "multilingual.pdf")
     with Store(db_url) as store:
-        ingest(store, [root], IngestOptions(workers=1))
+        ingest_files(store, [root], IngestOptions(workers=1))
         before = row_counts(store)
-        again = ingest(store, [root], IngestOptions(workers=1))
+        again = ingest_files(store, [root], IngestOptions(workers=1))
         assert row_counts(store) == before
         assert [(o.status, o.reason) for o in again.outcomes] == [("skipped", "unchanged")] * 2
 
@@ -161,10 +162,10 @@ def test_changed_file_becomes_a_new_version_and_the_old_one_stays(db_url: str, t
     root = corpus_copy(tmp_path, "policy_handbook.pdf")
     target = root / "policy_handbook.pdf"
     with Store(db_url) as store:
-        ingest(store, [root], IngestOptions(workers=1))
+        ingest_files(store, [root], IngestOptions(workers=1))
         old_chunks = [c.chunk_id for c in store.iter_chunks()]
         shutil.copy(PDF_FIXTURES / "policy_handbook_v2.pdf", target)
-        summary = ingest(store, [root], IngestOptions(workers=1))
+        summary = ingest_files(store, [root], IngestOptions(workers=1))
         assert [(o.status, o.version_no) for o in summary.outcomes] == [("updated", 2)]
         info = store.document("policy_handbook.pdf")
         assert [(v.version_no, v.is_current) for v in info.versions] == [(1, False), (2, True)]
@@ -179,7 +180,7 @@ def test_changed_file_becomes_a_new_version_and_the_old_one_stays(db_url: str, t
         assert {c.version_no for c in store.iter_chunks()} == {2}
         # reverting the file makes version 1 current again, with its old chunk ids
         shutil.copy(PDF_FIXTURES / "policy_handbook.pdf", target)
-        summary = ingest(store, [root], IngestOptions(workers=1))
+        summary = ingest_files(store, [root], IngestOptions(workers=1))
         assert [(o.status, o.version_no, o.message) for o in summary.outcomes] == [("updated", 1, "restored version 1")]
         assert [c.chunk_id for c in store.iter_chunks()] == old_chunks
         assert check_all_chunks(store) > 0
@@ -188,11 +189,11 @@ def test_changed_file_becomes_a_new_version_and_the_old_one_stays(db_url: str, t
 def test_settings_change_needs_reprocess(sqlite_url: str, tmp_path: Path) -> None:
     root = corpus_copy(tmp_path, "multilingual.pdf")
     with Store(sqlite_url) as store:
-        ingest(store, [root], IngestOptions(workers=1))
+        ingest_files(store, [root], IngestOptions(workers=1))
         smaller = IngestOptions(settings=PipelineSettings(chunk_target=200, chunk_overlap=20), workers=1)
-        summary = ingest(store, [root], smaller)
+        summary = ingest_files(store, [root], smaller)
         assert [(o.status, o.reason) for o in summary.outcomes] == [("skipped", "settings_changed")]
-        summary = ingest(store, [root], IngestOptions(settings=smaller.settings, workers=1, reprocess=True))
+        summary = ingest_files(store, [root], IngestOptions(settings=smaller.settings, workers=1, reprocess=True))
         assert [(o.status, o.version_no) for o in summary.outcomes] == [("updated", 2)]
         assert all(len(c.text) <= 200 for c in store.iter_chunks())
 
@@ -200,7 +201,7 @@ def test_settings_change_needs_reprocess(sqlite_url: str, tmp_path: Path) -> Non
 def test_provenance_resolves_pages_boxes_and_context(sqlite_url: str, tmp_path: Path) -> None:
     root = corpus_copy(tmp_path, "policy_handbook.pdf")
     with Store(sqlite_url) as store:
-        ingest(store, [root], IngestOptions(workers=1))
+        ingest_files(store, [root], IngestOptions(workers=1))
         chunks = list(store.iter_chunks())
         crossing = next(c for c in chunks if c.page_start != c.page_end)
         p = store.provenance(crossing.chunk_id)
@@ -218,7 +219,7 @@ def test_provenance_resolves_pages_boxes_and_context(sqlite_url: str, tmp_path: 
 def test_sql_is_read_only_in_the_database(db_url: str, tmp_path: Path) -> None:
     root = corpus_copy(tmp_path, "multilingual.pdf")
     with Store(db_url) as store:
-        ingest(store, [root], IngestOptions(workers=1))
+        ingest_files(store, [root], IngestOptions(workers=1))
         before = row_counts(store)
         for statement in ("DELETE FROM chunks", "UPDATE documents SET uri = 'x'", "DROP TABLE chunks"):
             with pytest.raises(ReadOnlyViolation, match="read-only"):
@@ -242,7 +243,7 @@ def test_line_geometry_blob_round_trips_within_a_hundredth_of_a_point(xs: list[f
 
 def test_chunks_by_id_in_one_query(sqlite_url: str) -> None:
     with Store(sqlite_url) as store:
-        ingest(store, [PDF_FIXTURES / "multilingual.pdf"], IngestOptions(workers=1))
+        ingest_files(store, [PDF_FIXTURES / "multilingual.pdf"], IngestOptions(workers=1))
         known = [c.chunk_id for c in store.iter_chunks()]
         got = store.chunks([known[-1], "no-such-chunk", known[0], known[-1]])
         assert set(got) == {known[0], known[-1]}

@@ -13,8 +13,9 @@ from typing import Any
 import jsonschema
 import pytest
 
+from citeline.batch import IngestOptions, ingest_files
 from citeline.ingest.offsets import Normalized
-from citeline.store import IngestOptions, Store, ingest
+from citeline.store import Store
 from citeline.store.records import ChunkInfo
 from citeline.verify import InputError, VerifyOptions, verify_answer
 from citeline.verify.lookup import joined_chunks
@@ -32,7 +33,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     for name in (HANDBOOK, "two_column_paper.pdf", "multilingual.pdf"):
         shutil.copy(PDF_FIXTURES / name, docs / name)
     with Store(f"sqlite:///{folder / 'v.db'}") as s:
-        ingest(s, [docs], IngestOptions(workers=2))
+        ingest_files(s, [docs], IngestOptions(workers=2))
         yield s
 
 
@@ -296,7 +297,7 @@ def test_stale_version_reanchors_unchanged_quotes_and_reports_rewritten_ones(tmp
     target = docs / HANDBOOK
     shutil.copy(PDF_FIXTURES / HANDBOOK, target)
     with Store(f"sqlite:///{tmp_path / 's.db'}") as s:
-        ingest(s, [docs], IngestOptions(workers=1))
+        ingest_files(s, [docs], IngestOptions(workers=1))
         rewritten = "Claims are not reimbursed after 90 days."
         unchanged = "Each site has a health and safety coordinator who keeps the first-aid kits stocked"
         removed = "Employees who work from home more than three days per week may claim a one-off allowance"
@@ -304,7 +305,7 @@ def test_stale_version_reanchors_unchanged_quotes_and_reports_rewritten_ones(tmp
         # two of the quotes are in one chunk: a context refuses an id twice, explicit sources allow it
         sources = {f"S{i}": chunk_with(s, HANDBOOK, w).chunk_id for i, (w, _) in enumerate(cites, 1)}
         shutil.copy(PDF_FIXTURES / "policy_handbook_v2.pdf", target)
-        ingest(s, [docs], IngestOptions(workers=1))
+        ingest_files(s, [docs], IngestOptions(workers=1))
         answer = {
             "answer": "One [S1]. Two [S2]. Three [S3].",
             "sources": sources,
@@ -534,7 +535,7 @@ def test_quote_past_the_overlap_of_one_long_paragraph(tmp_path: Path) -> None:
     docs.mkdir()
     (docs / "hafen.txt").write_text(" ".join(sentences) + "\n", encoding="utf-8")
     with Store(f"sqlite:///{tmp_path / 'o.db'}") as s:
-        ingest(s, [docs], IngestOptions(workers=1))
+        ingest_files(s, [docs], IngestOptions(workers=1))
         chunks = list(s.iter_chunks(document="hafen.txt"))
         assert len(chunks) >= 3
         first, second = chunks[0], chunks[1]

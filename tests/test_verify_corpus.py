@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from benchmarks.bench_fidelity import fold, reference_text, sentences_of
-from citeline.store import IngestOptions, Store, ingest
+from citeline.batch import IngestOptions, ingest_files
+from citeline.store import Store
 from citeline.verify import verify_answer
 from tests.conftest import CORPUS, corpus_manifest
 
@@ -40,7 +41,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     for name in PDFS:
         (folder / name).symlink_to(CORPUS / name)
     with Store(f"sqlite:///{folder / 'v.db'}") as store:
-        summary = ingest(store, [folder], IngestOptions(workers=2, globs=("*.pdf",)))
+        summary = ingest_files(store, [folder], IngestOptions(workers=2, globs=("*.pdf",)))
         assert summary.count("added") == len(PDFS)
         yield store
 

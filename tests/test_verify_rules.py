@@ -16,8 +16,9 @@ from click.testing import CliRunner
 from hypothesis import Phase, assume, given, settings
 from hypothesis import strategies as st
 
+from citeline.batch import IngestOptions, ingest_files
 from citeline.cli import cli
-from citeline.store import IngestOptions, Store, ingest
+from citeline.store import Store
 from citeline.verify import VerifyOptions, verify_answer
 from citeline.verify.errors import InputError
 from tests.conftest import PDF_FIXTURES, ROOT
@@ -34,7 +35,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     shutil.copy(PDF_FIXTURES / HANDBOOK, docs / HANDBOOK)
     shutil.copy(PDF_FIXTURES / "two_column_paper.pdf", docs / "two_column_paper.pdf")
     with Store(f"sqlite:///{folder / 'v.db'}") as s:
-        ingest(s, [docs], IngestOptions(workers=1))
+        ingest_files(s, [docs], IngestOptions(workers=1))
         yield s
 
 
@@ -280,12 +281,12 @@ def test_a_stale_citation_whose_passage_is_gone_fails(tmp_path: Path) -> None:
     target = docs / HANDBOOK
     shutil.copy(PDF_FIXTURES / HANDBOOK, target)
     with Store(f"sqlite:///{tmp_path / 's.db'}") as s:
-        ingest(s, [docs], IngestOptions(workers=1))
+        ingest_files(s, [docs], IngestOptions(workers=1))
         kept = "Northwind does not process medical claims itself."
         gone = "Employees who work from home more than three days per week may claim a one-off allowance"
         ctx = s.create_context([chunk_of(s, kept), chunk_of(s, gone)])
         shutil.copy(PDF_FIXTURES / "policy_handbook_v2.pdf", target)
-        ingest(s, [docs], IngestOptions(workers=1))
+        ingest_files(s, [docs], IngestOptions(workers=1))
         answer = {"answer": f'It says "{kept}" [S1] and "{gone}" [S2].', "context": ctx.context_id}
         report = run(s, answer)
         first, second = report["citations"]
@@ -405,7 +406,7 @@ def test_contexts_refuse_duplicates_and_superseded_chunks_and_carry_their_prompt
     shutil.copy(PDF_FIXTURES / HANDBOOK, target)
     url = f"sqlite:///{tmp_path / 'c.db'}"
     with Store(url) as s:
-        ingest(s, [docs], IngestOptions(workers=1))
+        ingest_files(s, [docs], IngestOptions(workers=1))
         old = chunk_of(s, "Northwind does not process medical claims itself.")
         ctx = s.create_context([old])
         assert ctx.prompt.splitlines()[:2] == [
@@ -414,7 +415,7 @@ def test_contexts_refuse_duplicates_and_superseded_chunks_and_carry_their_prompt
         ]
         assert "Keller & Söhne" in ctx.prompt
         shutil.copy(PDF_FIXTURES / "policy_handbook_v2.pdf", target)
-        ingest(s, [docs], IngestOptions(workers=1))
+        ingest_files(s, [docs], IngestOptions(workers=1))
     runner = CliRunner()
     done = runner.invoke(cli, ["--db", url, "context", old])
     assert done.exit_code == 2
@@ -488,7 +489,7 @@ def test_a_chinese_quote_is_long_enough_at_half_the_characters(tmp_path: Path) -
         encoding="utf-8",
     )
     with Store(f"sqlite:///{tmp_path / 'c.db'}") as s:
-        ingest(s, [docs], IngestOptions(workers=1))
+        ingest_files(s, [docs], IngestOptions(workers=1))
         (chunk,) = s.iter_chunks(document="report.txt")
         cases = (
             ("公司表示「本公司确认公众持股量足够」[S1]。", "verified", True),
@@ -514,7 +515,7 @@ def test_a_number_the_source_spells_out_is_the_claims_number(tmp_path: Path) -> 
         encoding="utf-8",
     )
     with Store(f"sqlite:///{tmp_path / 'n.db'}") as s:
-        ingest(s, [docs], IngestOptions(workers=1))
+        ingest_files(s, [docs], IngestOptions(workers=1))
         (chunk,) = s.iter_chunks(document="brief.txt")
         for claim, passed in (("13 dollars a month", True), ("14 dollars a month", False)):
             answer = {
@@ -566,7 +567,7 @@ def test_numbers_a_claim_spells_or_dates_or_takes_from_the_sentence_before(
     if claim.startswith("One"):
         which = "months"
     with Store(f"sqlite:///{tmp_path / 'n.db'}") as s:
-        ingest(s, [docs], IngestOptions(workers=1))
+        ingest_files(s, [docs], IngestOptions(workers=1))
         (chunk,) = s.iter_chunks(document="brief.txt")
         answer = {"answer": f'{claim}, "{quote[which]}" [S1].', "sources": {"S1": chunk.chunk_id}}
         (c,) = verify_answer(s, answer, options=VerifyOptions(log=False)).as_json()["citations"]
@@ -824,7 +825,7 @@ def test_numbers_and_negations_as_answers_write_them(
     docs.mkdir()
     (docs / f"{document}.txt").write_text(texts[document] + "\n", encoding="utf-8")
     with Store(f"sqlite:///{tmp_path / 'n.db'}") as s:
-        ingest(s, [docs], IngestOptions(workers=1))
+        ingest_files(s, [docs], IngestOptions(workers=1))
         (chunk,) = s.iter_chunks(document=f"{document}.txt")
         report = verify_answer(
             s, {"answer": answer, "sources": {"S1": chunk.chunk_id}}, options=VerifyOptions(log=False)
@@ -842,7 +843,7 @@ def test_required_terms_are_whole_words_accents_aside_around_the_quote(tmp_path:
         encoding="utf-8",
     )
     with Store(f"sqlite:///{tmp_path / 'r.db'}") as s:
-        ingest(s, [docs], IngestOptions(workers=1))
+        ingest_files(s, [docs], IngestOptions(workers=1))
         (chunk,) = s.iter_chunks(document="registre.txt")
         for terms, passed in (
             (["batiment preserve", "Sainte-Adele"], True),  # accents aside; the sentence before the quote's
@@ -1278,7 +1279,7 @@ def test_the_lead_in_of_an_answers_list_is_its_items_polarity(
     (docs / "presence.txt").write_text(source, encoding="utf-8")
     answer = f'{lead}\n\n- commuting days: "Days you commute to work from a residence in Canada or Mexico" [S1]\n'
     with Store(f"sqlite:///{tmp_path / 'p.db'}") as s:
-        ingest(s, [docs], IngestOptions(workers=1))
+        ingest_files(s, [docs], IngestOptions(workers=1))
         (chunk,) = s.iter_chunks(document="presence.txt")
         (c,) = run(s, {"answer": answer, "sources": {"S1": chunk.chunk_id}})["citations"]
     assert (c["status"], c["passed"]) == ("verified", passed), c["reason"]
@@ -1636,7 +1637,7 @@ def test_the_sources_own_brackets_are_found_as_written(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     with Store(f"sqlite:///{tmp_path / 'b.db'}") as s:
-        ingest(s, [docs], IngestOptions(workers=1))
+        ingest_files(s, [docs], IngestOptions(workers=1))
         (chunk,) = [c.chunk_id for c in s.iter_chunks()]
         answer = {
             "answer": (

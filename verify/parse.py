@@ -662,7 +662,12 @@ def parse_answer(data: dict[str, Any], *, name: str = "answer", markers: Iterabl
                 others = quotes_in_clause(p, pairings)
                 uncited = uncited_text(sent.text, p, names)
                 lead_in = list_lead_in(answer, sents, i)
+                # (two spellings of one marker in a list, "[S1][1]", are one citation)
+                spelled: set[str] = set()
                 for marker in p.markers:
+                    if marker_key(marker) in spelled:
+                        continue
+                    spelled.add(marker_key(marker))
                     citations.append(
                         CitationInput(
                             marker,

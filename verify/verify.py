@@ -877,17 +877,7 @@ class Verifier:
             # markers named in the context (``doc1``), not numbered: read the answer's text for them
             answer = parse_answer(answer.data, markers=injected)
         self.lookup.trim()
-        results = []
-        checked: set[tuple[int | None, str | None, str]] = set()
-        known = [*injected, *answer.document_refs]
-        for c in answer.citations:
-            # one result for each marker of a sentence's quote: two markers naming one source
-            # ("[S1][1]") are one citation
-            key = (c.sentence, c.quote, resolve_marker(c.marker, known) or c.marker)
-            if key in checked:
-                continue
-            checked.add(key)
-            results.append(self.check(c, injected, answer.document_refs))
+        results = [self.check(c, injected, answer.document_refs) for c in answer.citations]
         cited = {c.sentence for c in answer.citations if c.sentence is not None}
         sentences = [
             SentenceResult(

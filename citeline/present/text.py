@@ -6,21 +6,13 @@ from typing import Any
 
 import click
 
+from citeline.present.styles import style
 from citeline.verify.report import CitationResult, Report
-
-_COLOURS = {
-    "quote_altered": "yellow",
-    "misattributed": "yellow",
-    "too_short": "yellow",
-    "no_quote": "yellow",
-}
 
 
 def colour(c: CitationResult) -> str:
-    """Green for a citation that passed, yellow for one found but flagged (or close), red otherwise."""
-    if c.passed:
-        return "green"
-    return "yellow" if c.ok else _COLOURS.get(c.status, "red")
+    """The citation's terminal colour (:func:`citeline.present.styles.style`)."""
+    return style(c).colour
 
 
 def _one_line(text: str, limit: int = 160) -> str:
@@ -70,8 +62,8 @@ def render_text(report: Report, *, color: bool = False) -> str:
 
 def render_html(report: Report, store: Any = None) -> str:
     """A self-contained HTML report (no network): the answer with citations coloured by status and
-    a side panel of citations with reasons; page images come from :mod:`citeline.verify.html` when a store
+    a side panel of citations with reasons; page images come from :mod:`citeline.present.html` when a store
     with geometry is given."""
-    from citeline.verify.html import build_html
+    from citeline.present.html import build_html
 
     return build_html(report, store)

@@ -22,11 +22,11 @@ from urllib.parse import parse_qs, urlencode, urlparse
 
 from citeline.ingest.extract.model import Box
 from citeline.ingest.offsets import Normalized
+from citeline.present.html import SCRIPT_HASH, build_html
+from citeline.present.pages import PageRenderer
 from citeline.store.errors import NotFound, StoreError
 from citeline.store.store import Store
 from citeline.verify.errors import InputError
-from citeline.verify.html import SCRIPT_HASH, build_html
-from citeline.verify.pages import PageRenderer
 from citeline.verify.parse import MAX_ANSWER_BYTES, load_answer, parse_answer
 from citeline.verify.verify import Verifier, VerifyOptions
 

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from citeline.batch.ingest import discover
 from citeline.ingest.extract.files import sha256_file
-from citeline.store.batch import discover
 from citeline.store.errors import StatusError
 from citeline.store.store import Store
 

@@ -19,10 +19,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from citeline.batch.outcomes import FileOutcome, SourceRef, outcome_of_error, outcome_of_write
 from citeline.ingest.errors import ExtractionError, ExtractorCrashed
 from citeline.ingest.pipeline import FileTask, ProcessedDocument, run_task
 from citeline.store.errors import StoreError
-from citeline.store.outcomes import FileOutcome, SourceRef, outcome_of_error, outcome_of_write
 from citeline.store.store import Store
 
 #: Worker deaths a task may cause before it is reported failed (Dask's ``allowed-failures``; applied

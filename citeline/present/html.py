@@ -1,7 +1,8 @@
 """The self-contained HTML report: no network, no CDN, everything inline.
 
-The answer is shown with every citation marker coloured by whether it passed (green), was found but
-flagged (amber) or failed (red); a side panel lists the citations with reasons and scores, and then
+The answer is shown with every citation marker coloured by whether it passed (green), failed (red),
+or gave nothing to check (amber: no quote, or one too short; see :mod:`citeline.present.styles`);
+a side panel lists the citations with reasons and scores, and then
 every page a citation lands on, once, with the boxes of all the citations on it, rendered to PNG
 (pypdfium2, from the file the version was ingested from, when it is still there unchanged) or,
 failing that, drawn from the stored line geometry. Clicking a marker or a card scrolls to its
@@ -15,22 +16,14 @@ import hashlib
 import html
 from typing import Any
 
-from citeline.verify.pages import PageRenderer
+from citeline.present.pages import PageRenderer
+from citeline.present.styles import style
 from citeline.verify.report import CitationResult, Report
-
-_STATUS_CLASS = {
-    "quote_altered": "warn",
-    "misattributed": "warn",
-    "too_short": "warn",
-    "no_quote": "warn",
-}
 
 
 def _class(c: CitationResult) -> str:
-    """ok: passed; fuzzy: passed with character-level noise; warn: found but flagged, or close; fail."""
-    if c.passed:
-        return "ok" if c.status == "verified" else "fuzzy"
-    return "warn" if c.ok else _STATUS_CLASS.get(c.status, "fail")
+    """The citation's CSS class (:func:`citeline.present.styles.style`)."""
+    return style(c).css
 
 
 _CSS = """

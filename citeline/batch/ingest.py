@@ -17,11 +17,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from citeline.batch.distributed import ingest_with_dask
+from citeline.batch.outcomes import FileOutcome, SourceRef, outcome_of_error, outcome_of_write
 from citeline.ingest.extract.files import Limits, sha256_file
 from citeline.ingest.isolate import IsolatedPool
 from citeline.ingest.pipeline import FileTask, PipelineSettings, ProcessedDocument, run_task
-from citeline.store.distributed import ingest_with_dask
-from citeline.store.outcomes import FileOutcome, SourceRef, outcome_of_error, outcome_of_write
 from citeline.store.store import Store
 
 #: Modules every ingest worker needs: imported once by the forkserver, not once per worker.
@@ -140,7 +140,7 @@ def _wanted(name: str, globs: Sequence[str]) -> bool:
     return name.lower().endswith(DEFAULT_EXTENSIONS)
 
 
-def ingest(
+def ingest_files(
     store: Store,
     paths: Sequence[str | os.PathLike[str]],
     options: IngestOptions = IngestOptions(),
