@@ -9,7 +9,7 @@ from typing import Any
 
 from benchmarks.calibration.build import MATCH, build
 from benchmarks.common import section
-from citeline.ingest.clean.lexicon import document_language
+from citeline.text.lexicon import document_language
 from citeline.verify.match import ALTERED_MIN, FUZZY_THRESHOLD, locate
 
 THRESHOLDS = (70.0, 75.0, 80.0, 85.0, 90.0, 95.0)

@@ -101,8 +101,8 @@ def citeline_end_to_end() -> dict[str, Any]:
 
     from citeline.ingest.extract import Limits, read_source
     from citeline.ingest.extract.ocr import OcrSettings
-    from citeline.ingest.offsets import Original
     from citeline.ingest.pipeline import PipelineSettings, process_source
+    from citeline.text.offsets import Original
 
     # the fixtures name people and places in German and French (Genève, Zürich, Weiß)
     settings = PipelineSettings(ocr=OcrSettings(languages=FIXTURE_LANGUAGES))

@@ -215,7 +215,7 @@ def verification() -> dict[str, Any]:
     import quotecheck
 
     from benchmarks.calibration.build import build
-    from citeline.ingest.clean.lexicon import document_language
+    from citeline.text.lexicon import document_language
     from citeline.verify.match import locate
 
     pairs = build(seed=13)

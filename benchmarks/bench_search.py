@@ -33,9 +33,9 @@ from benchmarks.common import linked_corpus, section, text_layer_pdfs, timed
 from citeline.batch import IngestOptions, ingest_files
 from citeline.ingest.extract.ocr import OcrSettings
 from citeline.ingest.pipeline import PipelineSettings
-from citeline.ingest.scripts import CJK_LETTERS
 from citeline.store import Store
 from citeline.store.search import fold_text, terms
+from citeline.text.scripts import CJK_LETTERS
 
 PER_DOC = 25
 SEED = 20261201

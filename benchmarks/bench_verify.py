@@ -25,7 +25,8 @@ from citeline.ingest.pipeline import PipelineSettings
 from citeline.store import Store
 from citeline.store.records import ChunkInfo
 from citeline.verify.parse import CitationInput
-from citeline.verify.verify import Verifier, VerifyOptions, _folded_quote
+from citeline.verify.quotes import folded_quote as _folded_quote
+from citeline.verify.verify import Verifier, VerifyOptions
 
 CHUNK_CHARS = 2000
 CASES = 600

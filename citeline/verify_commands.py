@@ -277,9 +277,9 @@ def highlight(chunk_id: str | None, span: str | None, output: str, scale: float)
     """
     from pathlib import Path
 
-    from citeline.ingest.offsets import Original
     from citeline.present.pages import PageRenderer, stack_png
     from citeline.present.web import highlight_boxes
+    from citeline.text.offsets import Original
 
     if (chunk_id is None) == (span is None):
         raise CommandError("give either CHUNK_ID or --range DOC:START:END", EXIT_USAGE)

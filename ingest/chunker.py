@@ -19,12 +19,14 @@ from dataclasses import dataclass
 from typing import Literal
 
 from citeline.ingest.errors import ChunkerError
-from citeline.ingest.offsets import Normalized, OffsetMap, Original
-from citeline.ingest.scripts import is_cjk
+from citeline.text.lang import NONE, Language
+from citeline.text.offsets import Normalized, OffsetMap, Original
+from citeline.text.scripts import is_cjk
+from citeline.text.sentences import sentences
 
 #: Changes with any change to how text is cut into chunks; it enters the pipeline settings'
 #: fingerprint, so stored documents chunked the old way report that they need ``--reprocess``.
-CHUNKER_VERSION = 5
+CHUNKER_VERSION = 6  # 6: one sentence splitter (citeline.text.sentences), the document language's abbreviations
 #: Default target size in characters (about 200-250 English tokens).
 DEFAULT_TARGET = 1000
 #: Default overlap in characters: trailing whole sentences of a chunk repeated at the next one's start.
@@ -32,27 +34,6 @@ DEFAULT_OVERLAP = 150
 #: A chunk this full (share of the target) ends at the next paragraph break instead of running on.
 PARAGRAPH_FILL = 0.6
 
-#: Abbreviations after which a full stop does not end a sentence (compared case-folded).
-ABBREVIATIONS = frozenset(
-    """
-    e.g i.e etc vs cf al approx fig figs eq eqs ref refs no nos vol pp p ch sec dr mr mrs ms prof st jr sr
-    inc ltd co corp dept univ jan feb mar apr jun jul aug sep sept oct nov dec u.s u.k e.u art para
-    a.m p.m mio mrd bzw ca vgl nr abs z.b d.h u.a usw evtl ggf inkl zzgl sog mme mlle mm env
-    comput proc conf trans intl natl assoc lett phys chem sci eng symp eds mach linguist stat soc acad
-    """.split()
-)
-#: Month names after which a number's full stop is an ordinal's ("am 21. Juni"), not a sentence end.
-MONTHS = frozenset(
-    """
-    januar jänner februar märz april mai juni juli august september oktober november dezember
-    january february march may june july october december
-    janvier février mars avril juin juillet août septembre octobre novembre décembre
-    """.split()
-)
-
-_SENTENCE_END = re.compile(
-    r"""(?:[.!?…]+|[。！？]+)["'”’»)\]」』）]*"""  # terminal punctuation plus closers
-)
 _PARAGRAPH = re.compile(r"\n\n")
 _WORD_GAP = re.compile(r"\s+")
 #: A unit that introduces what follows: it ends with a colon (ASCII or full width).
@@ -78,47 +59,6 @@ def approx_tokens(text: str) -> int:
         tok = m.group()
         n += sum(1 for ch in tok if is_cjk(ch)) or 1
     return n
-
-
-def _is_boundary(text: str, end: int, para_end: int) -> bool:
-    """Does a sentence end at ``end`` (just after terminal punctuation and closers)?"""
-    if end >= para_end:
-        return True
-    prev = text[end - 1]
-    if text[end - 1] in "。！？" or (end >= 2 and text[end - 2] in "。！？"):
-        return True
-    if not text[end].isspace():
-        return False
-    nxt = text[end + 1] if end + 1 < para_end else ""
-    if nxt and nxt.islower():
-        return False
-    if prev == ".":
-        word = re.search(r"([\w.]+)\.$", text[max(0, end - 20) : end])
-        if word:
-            w = word.group(1).casefold()
-            if w in ABBREVIATIONS or (len(w) == 1 and w.isalpha()):
-                return False  # "e.g.", "Fig.", an initial like "J."
-            if w[-1:].isdigit() and nxt.isdigit():
-                return False
-            if w.isdigit() and len(w) <= 2:  # a German ordinal before a month: "am 21. Juni"
-                month = re.match(r"[^\W\d_]+", text[end + 1 : end + 12])
-                if month and month.group().casefold() in MONTHS:
-                    return False
-    return True
-
-
-def sentences(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
-    """Sentence spans of ``text[start:end]`` (one paragraph), whitespace between them excluded."""
-    s = start
-    for m in _SENTENCE_END.finditer(text, start, end):
-        e = m.end()
-        if _is_boundary(text, e, end):
-            yield s, e
-            s = e
-            while s < end and text[s].isspace():
-                s += 1
-    if s < end:
-        yield s, end
 
 
 def _pieces(
@@ -158,11 +98,13 @@ def chunk(
     target: int = DEFAULT_TARGET,
     overlap: int = DEFAULT_OVERLAP,
     unit: Literal["chars", "tokens"] = "chars",
+    lang: Language = NONE,
 ) -> list[ChunkDraft]:
     """Chunk cleaned ``text`` whose map to the raw stream is ``doc_map``.
 
     ``target`` and ``overlap`` count characters, or approximate tokens with ``unit="tokens"``
-    (see :func:`approx_tokens`).
+    (see :func:`approx_tokens`). ``lang`` is the text's language: its abbreviations end no sentence
+    (:mod:`citeline.text.sentences`).
     """
     if target <= 0:
         raise ChunkerError(f"Chunk target {target} must be positive")
@@ -187,7 +129,7 @@ def chunk(
     for m in [*_PARAGRAPH.finditer(text), None]:
         para_end = m.start() if m else len(text)
         first = True
-        for s, e in sentences(text, para_start, para_end):
+        for s, e in sentences(text, para_start, para_end, lang):
             for ps, pe in _pieces(text, s, e, target, measure) if measure(s, e) > target else [(s, e)]:
                 units.append((ps, pe, first))
                 first = False

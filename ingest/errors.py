@@ -1,4 +1,5 @@
-"""Exceptions raised by :mod:`citeline.ingest`.
+"""Exceptions raised by :mod:`citeline.ingest` (a span or offset map that does not fit raises the
+text kernel's :mod:`citeline.text.errors`).
 
 Every message names the thing and the reason in one line, carrying the values
 (``Span [10, 4) is reversed``), so the command line can print it as is.
@@ -9,18 +10,6 @@ from __future__ import annotations
 
 class IngestError(Exception):
     """Base class of every error raised by the ingest package."""
-
-
-class SpanError(IngestError, ValueError):
-    """A span is reversed, negative or outside the text it indexes."""
-
-
-class MapError(IngestError, ValueError):
-    """An offset map is malformed, or two maps do not fit together."""
-
-
-class EditError(IngestError, ValueError):
-    """Edits overlap, are out of order, or insert text without a source character."""
 
 
 class ChunkerError(IngestError, ValueError):

@@ -23,7 +23,9 @@ from citeline.ingest.extract import Extraction, Limits, SourceFile, extract_sour
 from citeline.ingest.extract.layout.settings import LAYOUT_VERSION
 from citeline.ingest.extract.model import pages_of
 from citeline.ingest.extract.ocr import OcrSettings
-from citeline.ingest.offsets import OffsetMap
+from citeline.text import lang as language
+from citeline.text import lexicon
+from citeline.text.offsets import OffsetMap
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +131,7 @@ def process_source(
         target=settings.chunk_target,
         overlap=settings.chunk_overlap,
         unit=settings.chunk_unit,
+        lang=language.of(lexicon.document_language(cleaned.text)),
     )
     records = []
     for d in drafts:

@@ -7,8 +7,8 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
-from citeline.ingest.extract.model import Box
-from citeline.ingest.offsets import OffsetMap
+from citeline.text.geometry import Box
+from citeline.text.offsets import OffsetMap
 
 
 @dataclass(frozen=True, slots=True)

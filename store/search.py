@@ -24,7 +24,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-from citeline.ingest.scripts import CJK_LETTERS
+from citeline.text.scripts import CJK_LETTERS
 
 _WORD = re.compile(r"[^\W_]+")
 #: the fallback search ranks at most about this many chunks (see :func:`run_search`)

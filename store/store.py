@@ -15,8 +15,6 @@ from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, sele
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
-from citeline.ingest.extract.model import Box, Geometry
-from citeline.ingest.offsets import Normalized, OffsetMap, Original
 from citeline.store import db
 from citeline.store import models as m
 from citeline.store.errors import NotFound, QueryError
@@ -32,6 +30,8 @@ from citeline.store.records import (
 )
 from citeline.store.search import Change, SearchHit, changes_since, run_search
 from citeline.store.writer import PackedGeometry, mark_deleted, write_version
+from citeline.text.geometry import Box, Geometry
+from citeline.text.offsets import Normalized, OffsetMap, Original
 
 if TYPE_CHECKING:
     from citeline.ingest.pipeline import ProcessedDocument

@@ -28,10 +28,10 @@ from sqlalchemy import Connection, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from citeline.ingest.extract.model import Geometry, Line
 from citeline.store import models as m
 from citeline.store.records import WriteResult
 from citeline.store.search import search_key, search_text
+from citeline.text.geometry import Geometry, Line
 
 if TYPE_CHECKING:
     from citeline.ingest.pipeline import ProcessedDocument

@@ -10,8 +10,8 @@ from typing import Any
 from sqlalchemy import create_engine, text
 
 from citeline.ingest.clean.characters import LIGATURES, SPACING_ACCENTS
-from citeline.ingest.offsets import OffsetMap
 from citeline.store.search import search_key, search_text
+from citeline.text.offsets import OffsetMap
 
 #: characters cleaning may drop by their kind alone (spaces, soft hyphens, invisibles, and a lone
 #: unmapped glyph, U+FFFD, between spaces)

@@ -1,4 +1,4 @@
-"""The slow, obviously correct twin of :mod:`citeline.ingest.offsets`: one source interval per character.
+"""The slow, obviously correct twin of :mod:`citeline.text.offsets`: one source interval per character.
 
 Property tests compare the compact map against this on random texts and edits.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from citeline.ingest.offsets import Edit, OffsetMap
+from citeline.text.offsets import Edit, OffsetMap
 
 
 @dataclass(frozen=True)

@@ -6,16 +6,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citeline.ingest.chunker import approx_tokens, chunk, sentences
+from citeline.ingest.chunker import approx_tokens, chunk
 from citeline.ingest.clean.pipeline import clean
 from citeline.ingest.errors import ChunkerError
-from citeline.ingest.offsets import Normalized, OffsetMap
-from citeline.ingest.scripts import is_cjk
+from citeline.text import lang as language
+from citeline.text.offsets import Normalized, OffsetMap
+from citeline.text.scripts import is_cjk
+from citeline.text.sentences import sentences
 
 
 def test_sentences_respect_abbreviations_initials_and_decimals() -> None:
+    en, de = language.of("en"), language.of("de")
     text = "Dr. Müller approx. 3.5 mg, e.g. twice. J. Smith agreed! Was it “fine”? Yes. 中文句子。第二句。"
-    got = [text[s:e] for s, e in sentences(text, 0, len(text))]
+    got = [text[s:e] for s, e in sentences(text, 0, len(text), en)]
     assert got == [
         "Dr. Müller approx. 3.5 mg, e.g. twice.",
         "J. Smith agreed!",
@@ -26,19 +29,31 @@ def test_sentences_respect_abbreviations_initials_and_decimals() -> None:
     ]
     # a German date's ordinal, a time of day, a German magnitude
     text = "Die Sitzung fand am 21. Juni statt. Sie begann um 11 a.m. und kostete 2,1 Mio. Euro. Ende."
-    got = [text[s:e] for s, e in sentences(text, 0, len(text))]
+    got = [text[s:e] for s, e in sentences(text, 0, len(text), de)]
     assert got == ["Die Sitzung fand am 21. Juni statt.", "Sie begann um 11 a.m. und kostete 2,1 Mio. Euro.", "Ende."]
     # a venue as bibliographies abbreviate it
     text = "Ji et al. published a “Survey of hallucination” in ACM Comput. Surveys (2022). "
     text += "Proc. Natl. Acad. Sci. Ünd."
-    got = [text[s:e] for s, e in sentences(text, 0, len(text))]
+    got = [text[s:e] for s, e in sentences(text, 0, len(text), en)]
     assert got == [
         "Ji et al. published a “Survey of hallucination” in ACM Comput. Surveys (2022).",
         "Proc. Natl. Acad. Sci. Ünd.",
     ]
     # a number at a sentence's end before a capitalised word that is no month still ends it
     text = "Es waren 21. Dann kam der Juni."
-    assert [text[s:e] for s, e in sentences(text, 0, len(text))] == ["Es waren 21.", "Dann kam der Juni."]
+    assert [text[s:e] for s, e in sentences(text, 0, len(text), de)] == ["Es waren 21.", "Dann kam der Juni."]
+    # each language knows its own abbreviations only: German "Abs." ends an English sentence
+    text = "Siehe Abs. Drei gilt. See Fig. Three holds."
+    assert [text[s:e] for s, e in sentences(text, 0, len(text), de)] == [
+        "Siehe Abs. Drei gilt.",
+        "See Fig.",
+        "Three holds.",
+    ]
+    assert [text[s:e] for s, e in sentences(text, 0, len(text), en)] == [
+        "Siehe Abs.",
+        "Drei gilt.",
+        "See Fig. Three holds.",
+    ]
 
 
 def test_literal_chunks_with_overlap_and_raw_spans() -> None:

@@ -18,8 +18,8 @@ from citeline.ingest.errors import ExtractionError
 from citeline.ingest.extract import extract
 from citeline.ingest.extract.glyphs import UNMAPPED
 from citeline.ingest.isolate import IsolatedPool
-from citeline.ingest.scripts import is_cjk
 from citeline.store import Store
+from citeline.text.scripts import is_cjk
 from tests.conftest import CORPUS, corpus_manifest
 from tests.test_cli_store import run as run_cli
 from tests.test_store import check_all_chunks

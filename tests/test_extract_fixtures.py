@@ -12,7 +12,7 @@ from citeline.ingest.clean.pipeline import clean
 from citeline.ingest.errors import CorruptFile, EmptyFile, Encrypted, FileMissing, FileUnreadable, NotAPdf, TooLarge
 from citeline.ingest.extract import Limits, extract
 from citeline.ingest.extract.ocr import OcrSettings
-from citeline.ingest.offsets import Normalized, Original
+from citeline.text.offsets import Normalized, Original
 from tests.conftest import PDF_FIXTURES, truth
 from tests.hostile import ruled_table_in_a_form
 

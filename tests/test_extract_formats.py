@@ -26,7 +26,7 @@ from citeline.ingest.errors import CorruptFile, EmptyFile, Encrypted, Extraction
 from citeline.ingest.extract import Extraction, extract
 from citeline.ingest.extract.files import DOCX, EML, HTML, MARKDOWN, PPTX, TEXT, sniff_format
 from citeline.ingest.extract.unstructured_backend import install_offline_hooks, offline_mode
-from citeline.ingest.offsets import Normalized, Original
+from citeline.text.offsets import Normalized, Original
 from tests.conftest import FORMAT_FIXTURES, ROOT, truth
 
 FORMATS = ["txt", "md", "html", "docx", "pptx", "eml", "odt", "epub"]

@@ -19,7 +19,7 @@ from citeline.ingest.extract.layout import (
 )
 from citeline.ingest.extract.layout.lines import logical_order
 from citeline.ingest.extract.pdfium_glyphs import _accents_in_place
-from citeline.ingest.scripts import CJK_CHARS, MAYBE_RTL, is_cjk, is_rtl
+from citeline.text.scripts import CJK_CHARS, MAYBE_RTL, is_cjk, is_rtl
 
 S = DEFAULT_SETTINGS
 PAGE_WIDTH = 612.0

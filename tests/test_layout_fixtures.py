@@ -16,7 +16,7 @@ import pytest
 from citeline.ingest.clean.pipeline import Cleaned, clean
 from citeline.ingest.extract import extract
 from citeline.ingest.extract.model import Extraction
-from citeline.ingest.offsets import Original
+from citeline.text.offsets import Original
 from tests.conftest import PDF_FIXTURES, truth
 
 BACKENDS = ["pdfplumber", "pdfium"]

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citeline.ingest.errors import EditError, MapError, SpanError
-from citeline.ingest.offsets import ALIGNED, BLOCK, Edit, Normalized, OffsetMap, Original, apply_edits, compose
+from citeline.text.errors import EditError, MapError, SpanError
+from citeline.text.offsets import ALIGNED, BLOCK, Edit, Normalized, OffsetMap, Original, apply_edits, compose
 from tests.offset_reference import CharMap
 
 # ----------------------------------------------------------------------------- literal tables

@@ -19,10 +19,10 @@ from citeline.ingest.clean.characters import (
 )
 from citeline.ingest.clean.furniture import Furniture, LineGeometry, find_furniture, page_number_of, strip_furniture
 from citeline.ingest.clean.hyphenation import dehyphenate
-from citeline.ingest.clean.lexicon import document_language
 from citeline.ingest.clean.pipeline import CleanSettings, clean
 from citeline.ingest.clean.whitespace import normalize_whitespace
-from citeline.ingest.offsets import ALIGNED, BLOCK, Normalized, OffsetMap, Original
+from citeline.text.lexicon import document_language
+from citeline.text.offsets import ALIGNED, BLOCK, Normalized, OffsetMap, Original
 from tests.invariants import block_ok, composed_accent
 
 WS = set(" \t\n\r\f\v\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from citeline.ingest.scripts import count_words
+from citeline.text.scripts import count_words
 
 _SOURCES = r"(?:the )?(?:provided |given |retrieved |cited )?(?:sources?|documents?|context|excerpts?|handbook)"
 #: words that lead into what the sentence says, left out before judging it

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from citeline.ingest.clean.characters import LIGATURES
 from citeline.ingest.clean.characters import SPACING_ACCENTS as CLEANER_ACCENTS
-from citeline.ingest.offsets import Edit, OffsetMap, apply_edits
+from citeline.text.offsets import Edit, OffsetMap, apply_edits
 
 QUOTES = dict.fromkeys("‘’‚‛′`´", "'") | dict.fromkeys("“”„‟″«»「」『』", '"')
 # hyphens fold to "-", dashes to "—", kept apart so that only a hyphen can be a line-split hyphen

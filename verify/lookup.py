@@ -12,12 +12,14 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 
-from citeline.ingest.clean.lexicon import document_language
-from citeline.ingest.errors import MapError
-from citeline.ingest.extract.model import Geometry
-from citeline.ingest.offsets import BLOCK, Normalized, OffsetMap, Original
 from citeline.store.records import ChunkInfo, PageInfo, VersionInfo
 from citeline.store.store import Store
+from citeline.text import lang as language
+from citeline.text.errors import MapError
+from citeline.text.geometry import Geometry
+from citeline.text.lang import Language
+from citeline.text.lexicon import document_language
+from citeline.text.offsets import BLOCK, Normalized, OffsetMap, Original
 from citeline.verify.fold import Folded, fold
 from citeline.verify.match import tokens
 
@@ -42,7 +44,7 @@ class Lookup:
         self._versions: dict[int, VersionInfo] = {}
         self._version_chunks: dict[int, list[ChunkInfo]] = {}
         self._vocabulary: dict[int, frozenset[str]] = {}
-        self._languages: dict[int, str] = {}
+        self._languages: dict[int, Language] = {}
         self._chunk_words: dict[str, frozenset[str]] = {}
         self._sources: dict[str, tuple[str, Geometry]] = {}
         self._pages: dict[int, list[PageInfo]] = {}
@@ -111,11 +113,11 @@ class Lookup:
             self._vocabulary[version_id] = frozenset(words)
         return self._vocabulary[version_id]
 
-    def language(self, version_id: int) -> str:
-        """The language of a document version (for the lexicon), from its first chunks."""
+    def language(self, version_id: int) -> Language:
+        """The language of a document version (its words, its lexicon), from its first chunks."""
         if version_id not in self._languages:
             sample = " ".join(c.text for c in self.version_chunks(version_id)[:20])
-            self._languages[version_id] = document_language(sample)
+            self._languages[version_id] = language.of(document_language(sample))
         return self._languages[version_id]
 
     def source(self, chunk: ChunkInfo) -> tuple[str, Geometry]:

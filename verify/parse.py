@@ -13,7 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from citeline.ingest.chunker import sentences
+from citeline.text import lang as language
+from citeline.text.lang import NONE, Language
+from citeline.text.lexicon import document_language
+from citeline.text.sentences import sentences
 from citeline.verify.errors import InputError
 
 #: Answers larger than this are refused (an answer is a few KB; 5 MB is a mistake, not an answer).
@@ -202,6 +205,8 @@ class AnswerInput:
     data: dict[str, Any] | None = None
     #: the marker names it was parsed with, beyond the numbered ones
     names: tuple[str, ...] = ()
+    #: the language the answer is written in (its claims' own words are read in it)
+    language: Language = NONE
 
     def knows(self, markers: Iterable[str]) -> bool:
         """Whether the answer was parsed knowing these injected marker names (numbered ones need
@@ -383,27 +388,36 @@ def _label_like(line: str) -> bool:
     return not _QUOTED.search(line) and line.rstrip()[-1:] not in (".", "!", "?")
 
 
-def split_sentences(answer: str, names: tuple[str, ...] = ()) -> list[Sentence]:
+def split_sentences(answer: str, names: tuple[str, ...] = (), lang: Language | None = None) -> list[Sentence]:
     """The answer's sentences, in its markdown blocks (see :func:`_blocks`): a heading is one
     sentence, and so is a block quote; a list item is split like a paragraph. A sentence end inside
     a quoted span ("… 90 days" [S1]) is none: the quote, and the sentence around it, go on.
-    ``names``: the injected markers (see :func:`_syntax`)."""
+    ``names``: the injected markers (see :func:`_syntax`); ``lang``: the answer's language (whose
+    abbreviations end no sentence), by default the one its words say (:func:`answer_language`)."""
+    lang = lang or answer_language(answer)
     out: list[Sentence] = []
     for start, end, kind in _reference_lists(answer, _blocks(answer), names):
         if kind != "text":
             text = answer[start:end]
             out.append(Sentence(text, start, end, tuple(markers_in(text, names)), kind))
         else:
-            out.extend(_sentences_in(answer, start, end, names))
+            out.extend(_sentences_in(answer, start, end, names, lang))
     return out
 
 
-def _sentences_in(answer: str, start: int, end: int, names: tuple[str, ...]) -> list[Sentence]:
+def answer_language(answer: str) -> Language:
+    """The language an answer is written in, its quotes left out (its claims' own words are read with
+    this language's words; the quotes with the cited document's: an English answer may quote a
+    Chinese report at length)."""
+    return language.of(document_language(_QUOTED.sub(" ", answer)))
+
+
+def _sentences_in(answer: str, start: int, end: int, names: tuple[str, ...], lang: Language) -> list[Sentence]:
     trailing_markers = _syntax(names)[1]
     out: list[Sentence] = []
     quoted = [m.span() for m in _QUOTED.finditer(answer, start, end)]
     pending: int | None = None  # start of a sentence whose end fell inside a quote
-    for s, e in sentences(answer, start, end):
+    for s, e in sentences(answer, start, end, lang):
         if pending is not None:
             s, pending = pending, None
         if any(qs < e < qe for qs, qe in quoted):
@@ -647,7 +661,8 @@ def parse_answer(data: dict[str, Any], *, name: str = "answer", markers: Iterabl
     if context is not None and not isinstance(context, str):
         raise _type_error(name, "context", "a context id string", context)
     names = tuple(dict.fromkeys([*markers, *(sources or {})]))
-    sents = split_sentences(answer, names)
+    lang = answer_language(answer)
+    sents = split_sentences(answer, names, lang)
     raw_citations = data.get("citations")
     citations: list[CitationInput] = []
     if raw_citations is None:
@@ -688,7 +703,7 @@ def parse_answer(data: dict[str, Any], *, name: str = "answer", markers: Iterabl
         for n, item in enumerate(raw_citations):
             cit = _citation(item, n, name, sents, seen, names)
             citations.append(cit)
-    return AnswerInput(answer, sources, context, citations, sents, data=data, names=names)
+    return AnswerInput(answer, sources, context, citations, sents, data=data, names=names, language=lang)
 
 
 #: a markdown list item's line: a bullet or a number, then a space
@@ -851,4 +866,5 @@ def _parse_blocks(data: dict[str, Any], name: str) -> AnswerInput:
         citations,
         sents,
         refs,
+        language=answer_language(answer),
     )

@@ -27,6 +27,7 @@ Status = Literal[
 Flag = Literal[
     "numeric_mismatch",
     "negation_mismatch",
+    "direction_mismatch",
     "missing_terms",
     "stale_version",
     "stale_gone",
@@ -39,7 +40,9 @@ FLAGS: tuple[Flag, ...] = get_args(Flag)
 VERIFIED: tuple[Status, ...] = ("verified", "verified_fuzzy")
 #: Flags that make a verified citation fail by default (``--fail-on``): what the claim says differs
 #: from the evidence, or the cited passage is gone from the document's current version.
-DEFAULT_FAIL_ON: frozenset[Flag] = frozenset({"numeric_mismatch", "negation_mismatch", "missing_terms", "stale_gone"})
+DEFAULT_FAIL_ON: frozenset[Flag] = frozenset(
+    {"numeric_mismatch", "negation_mismatch", "direction_mismatch", "missing_terms", "stale_gone"}
+)
 
 
 @dataclass(frozen=True, slots=True)

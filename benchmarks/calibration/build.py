@@ -41,8 +41,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from citeline.ingest.clean import lexicon
-from citeline.verify.match import COMMON_WORD_ZIPF
+from citeline.text import lexicon
+from citeline.verify.classify import COMMON_WORD_ZIPF
 
 # ----------------------------------------------------------------------------------------------------
 # Locations

@@ -12,7 +12,7 @@ import io
 from typing import Any
 
 from citeline.ingest.extract.files import sha256_file
-from citeline.ingest.extract.model import Box
+from citeline.text.geometry import Box
 
 #: Render scale: 1.5 = 108 dpi, readable and small.
 RENDER_SCALE = 1.5

@@ -20,12 +20,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlparse
 
-from citeline.ingest.extract.model import Box
-from citeline.ingest.offsets import Normalized
 from citeline.present.html import SCRIPT_HASH, build_html
 from citeline.present.pages import PageRenderer
 from citeline.store.errors import NotFound, StoreError
 from citeline.store.store import Store
+from citeline.text.geometry import Box
+from citeline.text.offsets import Normalized
 from citeline.verify.errors import InputError
 from citeline.verify.parse import MAX_ANSWER_BYTES, load_answer, parse_answer
 from citeline.verify.verify import Verifier, VerifyOptions

@@ -1,7 +1,7 @@
 """Character-level transforms: soft hyphens, lone unmapped glyphs, TeX's spacing accents, ligatures,
 exotic spaces.
 
-Each is ``(text) -> Transformed`` built on :func:`citeline.ingest.offsets.apply_edits`.
+Each is ``(text) -> Transformed`` built on :func:`citeline.text.offsets.apply_edits`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-from citeline.ingest.offsets import Edit, OffsetMap, apply_edits
+from citeline.text.offsets import Edit, OffsetMap, apply_edits
 
 
 class Transformed(NamedTuple):

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citeline.ingest.extract.model import FOOTER, HEADER, PAGE_NUMBER, Furniture, FurnitureKind, LineGeometry
-from citeline.ingest.offsets import Edit, OffsetMap, apply_edits
+from citeline.text.offsets import Edit, OffsetMap, apply_edits
 
 __all__ = [
     "FOOTER",

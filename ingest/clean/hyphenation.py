@@ -12,7 +12,7 @@ Evidence, in order (the first that applies decides):
 2. the hyphenated form occurs elsewhere in the document on one line at least as often as the
    joined form: keep;
 3. the joined form occurs elsewhere in the document: join;
-4. the lexicon of the document's language (:mod:`citeline.ingest.clean.lexicon`): the joined form
+4. the lexicon of the document's language (:mod:`citeline.text.lexicon`): the joined form
    is a word: join (``docu-\\nmentation``); both parts are words and the joined form is not: keep
    (``automatically-\\ndetected``, ``state-\\nof-the-art``, ``data-\\ndriven``);
 5. the fragment before the hyphen is a single letter (``n-\\ntridecanal``, ``x-\\nray``): keep;
@@ -27,8 +27,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from citeline.ingest.clean import lexicon
-from citeline.ingest.offsets import Edit, OffsetMap, apply_edits
+from citeline.text import lexicon
+from citeline.text.offsets import Edit, OffsetMap, apply_edits
 
 #: Prefixes that keep their hyphen in English compounds even without evidence in the document.
 HYPHEN_KEEPING_PREFIXES = frozenset({"self", "ex", "all", "well", "quasi", "cross", "half"})

@@ -23,7 +23,7 @@ from citeline.ingest.clean.characters import (
 from citeline.ingest.clean.furniture import Furniture, LineGeometry, strip_furniture
 from citeline.ingest.clean.hyphenation import dehyphenate
 from citeline.ingest.clean.whitespace import normalize_whitespace
-from citeline.ingest.offsets import Normalized, OffsetMap
+from citeline.text.offsets import Normalized, OffsetMap
 
 #: Bumped whenever cleaning can turn the same raw stream into another text (it enters the settings hash).
 PIPELINE_VERSION = 7

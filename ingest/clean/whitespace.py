@@ -19,8 +19,8 @@ from __future__ import annotations
 import re
 
 from citeline.ingest.clean.characters import Transformed
-from citeline.ingest.offsets import Edit, apply_edits
-from citeline.ingest.scripts import is_cjk
+from citeline.text.offsets import Edit, apply_edits
+from citeline.text.scripts import is_cjk
 
 # runs that need work: two or more whitespace characters, one that is not a plain space, or a
 # single space at either end of the text

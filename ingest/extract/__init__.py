@@ -24,8 +24,9 @@ from citeline.ingest.extract.files import (
     sha256_file,
     sniff_format,
 )
-from citeline.ingest.extract.model import Box, Element, Extraction, Geometry, Line, Page, Problem
+from citeline.ingest.extract.model import Element, Extraction, Page, Problem
 from citeline.ingest.extract.ocr import OCR_MODES, OcrSettings
+from citeline.text.geometry import Box, Geometry, Line
 
 #: Values of ``--extractor``. ``auto`` picks by format: pdfplumber for PDFs.
 EXTRACTORS = ("auto", "pdfplumber", "pdfium")

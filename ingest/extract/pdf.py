@@ -18,7 +18,7 @@ from citeline.ingest.extract.files import MEDIA_TYPES, PDF, Limits, SourceFile
 from citeline.ingest.extract.glyphs import LIGATURES, UNMAPPED, PageGlyphs
 from citeline.ingest.extract.layout import LAYOUT_VERSION, layout_page
 from citeline.ingest.extract.layout.order import LayoutLine
-from citeline.ingest.extract.model import Extraction, Furniture, Line, Page, Problem
+from citeline.ingest.extract.model import Extraction, Furniture, Page, Problem
 from citeline.ingest.extract.ocr import (
     CONFIDENCE_FLOOR,
     OcrInfo,
@@ -29,6 +29,7 @@ from citeline.ingest.extract.ocr import (
     ocr_pdf_page,
     wants_ocr,
 )
+from citeline.text.geometry import Line
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 

@@ -38,7 +38,7 @@ from citeline.ingest.extract.layout.blocks import Block
 from citeline.ingest.extract.layout.lines import LineKind, TextLine
 from citeline.ingest.extract.layout.order import LayoutLine
 from citeline.ingest.extract.layout.settings import DEFAULT_SETTINGS, LAYOUT_VERSION, LayoutSettings
-from citeline.ingest.scripts import CJK_CHARS, is_cjk
+from citeline.text.scripts import CJK_CHARS, is_cjk
 
 __all__ = [
     "DEFAULT_SETTINGS",

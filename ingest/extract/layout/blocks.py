@@ -38,7 +38,7 @@ from citeline.ingest.extract.layout.lines import (
 )
 from citeline.ingest.extract.layout.settings import LayoutSettings
 from citeline.ingest.extract.layout.words import Word
-from citeline.ingest.scripts import CJK_CHARS_PER_WORD, is_cjk
+from citeline.text.scripts import CJK_CHARS_PER_WORD, is_cjk
 
 #: Columns are searched at most this many levels deep (a four-column page needs two, and a band cut
 #: off by a horizontal gap one more).

@@ -17,7 +17,7 @@ from typing import Literal
 
 from citeline.ingest.extract.layout.settings import LayoutSettings
 from citeline.ingest.extract.layout.words import Word, same_line
-from citeline.ingest.scripts import MAYBE_RTL, is_cjk, is_rtl
+from citeline.text.scripts import MAYBE_RTL, is_cjk, is_rtl
 
 #: What a line is to the reading order: body text, a footnote (read after the page body), a table
 #: row, a label set beside a paragraph (read after that paragraph), a margin line number or other

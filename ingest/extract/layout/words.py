@@ -19,7 +19,7 @@ from operator import itemgetter
 
 from citeline.ingest.extract.glyphs import SPACING_ACCENTS, Glyph
 from citeline.ingest.extract.layout.settings import LayoutSettings
-from citeline.ingest.scripts import is_cjk, is_rtl
+from citeline.text.scripts import is_cjk, is_rtl
 
 
 @dataclass(slots=True)

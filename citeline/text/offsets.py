@@ -35,7 +35,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from citeline.ingest.errors import EditError, MapError, SpanError
+from citeline.text.errors import EditError, MapError, SpanError
 
 ALIGNED = 0
 BLOCK = 1

@@ -27,9 +27,9 @@ NOT_A_WORD = 1.5
 #: is the one whose words occur most often in it.
 _FUNCTION_WORDS = {
     "en": "the and of to in is that for with as are this be by",
-    "de": "der die und das ist nicht mit den von zu ein eine auf für",
-    "fr": "le la les et des est une pour dans que qui pas sur du",
-    "es": "el la los las y que del por una para con es se en",
+    "de": "der die und das ist nicht mit den von zu ein eine auf für sie wird",
+    "fr": "le la les et des est une pour dans que qui pas sur du ne elle il",
+    "es": "el la los las y que del por una para con es se en no su",
     "it": "il di che la per una sono del della con non gli le",
     "nl": "de het een en van dat niet zijn op voor met te ook",
     "pt": "o os que não uma para com do da em um se por",
@@ -45,8 +45,10 @@ _FUNCTION_WORDS = {
 _WORD = re.compile(r"[^\W\d_]+")
 
 
-#: A language needs at least this many function words in the text to be chosen over English.
+#: A language needs at least this many function words in the text to be chosen over English ...
 MIN_HITS = 3
+#: ... or, in a short text, this many and more than twice as many as English's.
+SHORT_HITS = 2
 
 
 #: Scripts written without spaces: a text where their letters, counted thrice, outnumber Latin ones is Japanese when it
@@ -70,22 +72,24 @@ def document_language(text: str) -> str:
     if 3 * (kana + han + hangul) > len(_LATIN.findall(sample)):  # (a character says about three letters' worth)
         return "ko" if hangul > kana + han else "ja" if kana > 0.05 * (kana + han) else "zh"
     counts = Counter(w for w in _WORD.findall(sample.casefold()) if len(w) <= 5)
-    best, hits = "en", MIN_HITS - 1
-    for lang, words in _FUNCTION_WORDS.items():
-        n = sum(counts[w] for w in words.split())
-        if n > hits:
-            best, hits = lang, n
-    return best
+    hits = {lang: sum(counts[w] for w in words.split()) for lang, words in _FUNCTION_WORDS.items()}
+    best = max(hits, key=lambda lang: hits[lang])  # (English first among equals: it is listed first)
+    if hits[best] >= MIN_HITS:
+        return best
+    # a short text (a sentence, a claim): two function words of one language, twice as many as English's
+    if hits[best] >= SHORT_HITS and hits[best] > 2 * hits["en"]:
+        return best
+    return "en"
 
 
 @functools.cache
 def zipf(lang: str) -> Callable[[str], float]:
     """The Zipf frequency of a word in ``lang`` (0 for a word the list does not have, and for every
     word of a language without a lexicon here: :data:`NO_LEXICON`)."""
-    if lang in NO_LEXICON:
-        return lambda word: 0.0
     import wordfreq
 
+    if lang in NO_LEXICON or lang not in wordfreq.available_languages():
+        return lambda word: 0.0
     return functools.partial(wordfreq.zipf_frequency, lang=lang)
 
 

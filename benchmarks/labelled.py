@@ -1,0 +1,253 @@
+"""verify on the labelled answers of ``fixtures/answers/``: false fails and false passes, by half.
+
+The 38 PDFs the answers were written on are ingested with today's code (pdfium backend, default
+chunking); each source of a context is mapped to the chunk of its document whose text is the one
+the writers saw (the same text while extraction has not changed; otherwise the chunk closest to it,
+and the count of such sources is reported), the contexts are recorded, and every answer is verified.
+Each labelled (quote, marker) is matched to the verdict verify gave for the same marker and quote:
+
+* a **false fail** is a faithful citation that did not pass (or that verify did not find at all);
+* a **false pass** is an unfaithful citation that passed (or that verify did not find: nothing
+  would have flagged it); claims that contradict a verbatim quote in words other than numbers,
+  negation and direction (``claim_contradicts_other``) are counted apart: no deterministic check
+  judges them, and how many pass is reported beside;
+* ``no_quote`` labels are left out of both counts.
+
+Only the tuning half's failures are listed (``failures``); the evaluation half is counted, never
+listed, so that nobody tunes on it.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import tempfile
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from benchmarks.common import ROOT
+from citeline.batch import IngestOptions, ingest_files
+from citeline.ingest.pipeline import PipelineSettings
+from citeline.store import Store
+from citeline.verify.parse import marker_key
+from citeline.verify.report import CitationResult
+from citeline.verify.verify import Verifier, VerifyOptions
+
+ANSWERS = ROOT / "fixtures" / "answers"
+SHARED = ROOT.parent / "shared"
+#: Label kinds counted apart from the false passes (see the module's docstring).
+APART = frozenset({"claim_contradicts_other"})
+
+
+@dataclass
+class Outcome:
+    answer: str
+    half: str
+    marker: str
+    quote: str | None
+    faithful: bool | None
+    kind: str
+    passed: bool
+    status: str = "not_found_by_verify"
+    flags: tuple[str, ...] = ()
+    reason: str = ""
+    source: str = ""
+
+    @property
+    def wrong(self) -> bool:
+        if self.faithful is None:
+            return False
+        return self.passed != self.faithful
+
+
+@dataclass
+class Tally:
+    faithful: int = 0
+    false_fails: int = 0
+    unfaithful: int = 0
+    false_passes: int = 0
+    apart: int = 0
+    apart_passed: int = 0
+    by_kind: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
+
+    def add(self, o: Outcome) -> None:
+        if o.faithful is None:
+            return
+        self.by_kind[o.kind][0] += 1
+        self.by_kind[o.kind][1] += int(o.wrong)
+        if o.kind in APART:
+            self.apart += 1
+            self.apart_passed += int(o.passed)
+        elif o.faithful:
+            self.faithful += 1
+            self.false_fails += int(not o.passed)
+        else:
+            self.unfaithful += 1
+            self.false_passes += int(o.passed)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "faithful": self.faithful,
+            "false_fails": self.false_fails,
+            "false_fail_rate": round(self.false_fails / max(1, self.faithful), 4),
+            "unfaithful": self.unfaithful,
+            "false_passes": self.false_passes,
+            "false_pass_rate": round(self.false_passes / max(1, self.unfaithful), 4),
+            "contradicts_other": self.apart,
+            "contradicts_other_passed": self.apart_passed,
+            "by_kind": {k: {"citations": v[0], "wrong": v[1]} for k, v in sorted(self.by_kind.items())},
+        }
+
+
+def contexts() -> dict[str, dict[str, Any]]:
+    with (ANSWERS / "contexts.jsonl").open(encoding="utf-8") as fh:
+        return {c["id"]: c for c in map(json.loads, fh)}
+
+
+def answers() -> list[dict[str, Any]]:
+    out = []
+    for path in sorted(ANSWERS.glob("writer*.jsonl")):
+        with path.open(encoding="utf-8") as fh:
+            out.extend(map(json.loads, fh))
+    return out
+
+
+def halves() -> dict[str, str]:
+    with (ROOT / "benchmarks" / "data" / "split.tsv").open(encoding="utf-8") as fh:
+        return {f"{r['corpus']}/{r['file']}": r["half"] for r in csv.DictReader(fh, delimiter="\t")}
+
+
+@contextmanager
+def labelled_store() -> Iterator[tuple[Store, dict[str, dict[str, str]], int]]:
+    """A temporary store of the answers' PDFs, and each context's markers mapped to chunk ids; the
+    count of sources whose text changed since the writers saw it."""
+    ctxs = contexts()
+    documents = sorted({s["document"] for c in ctxs.values() for s in c["sources"]})
+    missing = [d for d in documents if not (SHARED / d).exists()]
+    if missing:
+        raise SystemExit(f"the labelled answers need {SHARED / missing[0]} (../shared/corpus and corpus2)")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "docs"
+        folder.mkdir()
+        for d in documents:
+            (folder / Path(d).name).symlink_to(SHARED / d)
+        store = Store(f"sqlite:///{Path(tmp) / 'answers.db'}")
+        try:
+            ingest_files(store, [folder], IngestOptions(settings=PipelineSettings(extractor="pdfium"), workers=2))
+            by_doc = {d: list(store.iter_chunks(document=Path(d).name)) for d in documents}
+            changed = 0
+            mapped: dict[str, dict[str, str]] = {}
+            for cid, c in ctxs.items():
+                sources: dict[str, str] = {}
+                for s in c["sources"]:
+                    chunks = by_doc[s["document"]]
+                    same = next((k for k in chunks if k.text == s["text"]), None)
+                    if same is None:
+                        changed += 1
+                        same = max(chunks, key=lambda k: fuzz.ratio(k.text, s["text"]))
+                    sources[s["marker"]] = same.chunk_id
+                mapped[cid] = sources
+            yield store, mapped, changed
+        finally:
+            store.close()
+
+
+_LOOSE = re.compile(r"[\W_]+")
+
+
+def _loose(text: str | None) -> str:
+    return _LOOSE.sub(" ", (text or "").casefold()).strip()
+
+
+def _match(
+    labels: list[dict[str, Any]], results: list[CitationResult]
+) -> Iterator[tuple[dict[str, Any], CitationResult | None]]:
+    """Each label with the verdict of the same marker and quote (each verdict used once), in order."""
+    free = list(results)
+    for label in labels:
+        key, quote = marker_key(label["marker"]), _loose(label["quote"])
+        found = next(
+            (r for r in free if marker_key(r.marker) == key and _loose(r.quote) == quote),
+            None,
+        )
+        if found is None and label["quote"] is not None:
+            # the quote as verify read it may differ at its edges (a bracket, an ellipsis at an end)
+            found = next(
+                (
+                    r
+                    for r in free
+                    if marker_key(r.marker) == key and r.quote and fuzz.ratio(_loose(r.quote), quote) > 90
+                ),
+                None,
+            )
+        if found is not None:
+            free.remove(found)
+        yield label, found
+
+
+def evaluate(options: VerifyOptions | None = None) -> dict[str, Any]:
+    """Every labelled answer verified; tallies per half, the tuning half's failures listed."""
+    options = options or VerifyOptions(log=False)
+    half_of = halves()
+    ctxs = contexts()
+    outcomes: list[Outcome] = []
+    with labelled_store() as (store, mapped, changed):
+        verifier = Verifier(store, options)
+        created = {cid: store.create_context(list(m.values()), markers=list(m)).context_id for cid, m in mapped.items()}
+        for a in answers():
+            ctx = ctxs[a["context"]]
+            half = ctx["half"]
+            assert all(half_of[s["document"]] == half for s in ctx["sources"]), a["context"]
+            report = verifier.verify(
+                verifier_input(a["answer"], created[a["context"]]), context_id=created[a["context"]]
+            )
+            for label, r in _match(a["citations"], report.citations):
+                outcomes.append(
+                    Outcome(
+                        a["id"],
+                        half,
+                        label["marker"],
+                        label["quote"],
+                        label["faithful"],
+                        label["kind"],
+                        passed=r.passed if r is not None else not label["faithful"],
+                        status=r.status if r is not None else "not_found_by_verify",
+                        flags=tuple(r.flags) if r is not None else (),
+                        reason=r.reason if r is not None else "",
+                        source=label.get("source", ""),
+                    )
+                )
+    tallies = {h: Tally() for h in ("tuning", "evaluation")}
+    for o in outcomes:
+        tallies[o.half].add(o)
+    return {
+        "answers": len({o.answer for o in outcomes}),
+        "sources_changed_since_written": changed,
+        "halves": {h: t.as_json() for h, t in tallies.items()},
+        "failures": [o.__dict__ for o in outcomes if o.half == "tuning" and o.wrong],
+        "statuses": dict(Counter(o.status for o in outcomes)),
+    }
+
+
+def verifier_input(answer: str, context_id: str) -> Any:
+    from citeline.verify.parse import parse_answer
+
+    return parse_answer({"answer": answer, "context": context_id})
+
+
+def summary_lines(result: dict[str, Any]) -> Iterable[str]:
+    yield "| half | faithful | false fails | unfaithful | false passes | contradicts in other words (passed) |"
+    yield "|---|---|---|---|---|---|"
+    for half, t in result["halves"].items():
+        yield (
+            f"| {half} | {t['faithful']} | {t['false_fails']} ({t['false_fail_rate']:.1%}) | {t['unfaithful']} | "
+            f"{t['false_passes']} ({t['false_pass_rate']:.1%}) | {t['contradicts_other']} "
+            f"({t['contradicts_other_passed']}) |"
+        )

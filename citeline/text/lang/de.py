@@ -1,0 +1,130 @@
+"""German."""
+
+from __future__ import annotations
+
+from citeline.text.lang import Language, words
+
+FUNCTION_WORDS = words(
+    """
+    der die das den dem des ein eine einer eines einem einen und oder aber in im ins an am auf aus bei
+    mit nach von vom zu zum zur für über unter vor hinter neben zwischen durch gegen um als wie ob so
+    auch nur noch schon sehr ganz mehr es er sie wir ihr ich du man sich sein seine ihre dieser diese
+    dieses jener jene ist sind war waren wird werden wurde wurden worden sein hat haben hatte hatten
+    kann können muss müssen darf dürfen soll sollen will wollen mag mögen hier dort dann denn doch
+    """
+)
+
+LANGUAGE = Language(
+    "de",
+    abbreviations=words(
+        """
+        bzw ca vgl nr abs hrsg ggf evtl inkl zzgl sog usw z.b d.h u.a s.o s.u bsp abb tab kap mio mrd
+        art abschn dr prof st jan feb mär apr jun jul aug sep sept okt nov dez
+        """
+    ),
+    months={
+        **{
+            w: n
+            for n, w in enumerate(
+                "januar februar märz april mai juni juli august september oktober november dezember".split(), 1
+            )
+        },
+        "jänner": 1,
+    },
+    ambiguous_months=frozenset(),
+    negations=words(
+        """
+        nicht kein keine keinen keiner keines keinem keinerlei nie niemals weder keineswegs keinesfalls
+        nirgends nichts niemand ohne
+        """
+    ),
+    negative_prepositions=words("ohne"),
+    not_negations=("nicht nur|nicht zuletzt", r"nicht un\w+"),
+    compound_negations=("nicht", "nie", "niemals", r"kein\w*"),
+    negating_prefixes=("un", "miss", "nicht"),
+    subordinators=words(
+        """
+        wenn wann falls sofern weil obwohl obgleich während wo nachdem bevor bis sobald seit dass welche
+        welcher welches da
+        """
+    ),
+    conditionals=words("wenn falls sofern sobald"),
+    concessives=words("trotz"),
+    coordinators=words("und aber oder sondern"),
+    clause_conjunctions=words("und aber oder sondern"),
+    relatives=words("der die das welcher welche welches"),
+    finite_verbs=words(
+        "ist sind war waren wird werden hat haben hatte hatten kann können muss müssen darf dürfen soll sollen"
+    ),
+    contrasts=words("aber sondern jedoch"),
+    between=FUNCTION_WORDS
+    | words("hier noch mehr sehr ganz auch nur werden wurde wird worden sein ist sind war waren"),
+    function_words=FUNCTION_WORDS,
+    infinitive=words("zu"),
+    determiners=words("der die das den dem des ein eine einen einem einer"),
+    announces=words("folgende folgenden nachstehend nachstehende nachstehenden"),
+    says=(r"heißt|sagt|schreibt|gilt|lautet|steht|besagt|erklärt|folgt",),
+    lead_ins=("laut|gemäß|nach",),
+    endings=words("s es d ed e en em er ern n r m") | {""},
+    up=words(
+        """
+        steigt stieg gestiegen steigen wächst wuchs gewachsen wachsen erhöht erhöhte erhöhen zunahme
+        nimmt zu zugenommen höher mehr größer gestiegene anstieg verdoppelt
+        """
+    ),
+    down=words(
+        """
+        sinkt sank gesunken sinken fällt fiel gefallen fallen verringert verringerte verringern abnahme
+        nimmt ab abgenommen niedriger weniger kleiner rückgang halbiert gesenkt senkt
+        """
+    ),
+    units=tuple(
+        "null eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf dreizehn vierzehn fünfzehn "
+        "sechzehn siebzehn achtzehn neunzehn".split()
+    ),
+    tens=tuple("zwanzig dreißig vierzig fünfzig sechzig siebzig achtzig neunzig".split()),
+    number_words={"hundert": 100, "tausend": 1000, "ein": 1, "eine": 1},
+    ordinals=words("erste erster zweite zweiter dritte dritter einmal"),
+    ambiguous_numbers=words("ein eine null"),
+    number_joiners=words("und"),
+    scales={
+        "hundert": 100,
+        "tausend": 1000,
+        "millionen": 10**6,
+        "million": 10**6,
+        "mio": 10**6,
+        "milliarde": 10**9,
+        "milliarden": 10**9,
+        "mrd": 10**9,
+        "billionen": 10**12,
+    },
+    fractions={"hälfte": 2, "drittel": 3, "viertel": 4},
+    multipliers={"verdoppelt": 2, "verdreifacht": 3},
+    fraction_counts=("ein", "eine", "zwei", "drei"),
+    fraction_of=("der", "des"),
+    hedges_above=("mehr als|über|grö(?:ß|ss)er als|höher als|mindestens",),
+    hedges_below=("weniger als|unter|bis zu|kleiner als|geringer als|niedriger als|höchstens",),
+    hedges_near=("etwa|rund|ungefähr|fast|knapp|gut|ca\\.?",),
+    units_of={
+        "time": {
+            "second": "sekunde sekunden",
+            "minute": "minute minuten",
+            "hour": "stunde stunden",
+            "day": "tag tage tagen",
+            "week": "woche wochen",
+            "month": "monat monate monaten",
+            "year": "jahr jahre jahren",
+        },
+        "money": {"eur": "euro"},
+        "share": {"percent": "prozent", "point": "prozentpunkte"},
+    },
+    periods={"stunde": "hour", "stunden": "hour", "tag": "day", "woche": "week", "monat": "month", "jahr": "year"},
+    rate_adverbs={"täglich": "day", "wöchentlich": "week", "monatlich": "month", "jährlich": "year"},
+    per=("pro", "je"),
+    times=words("mal"),
+    comparatives=words("mehr weniger so größer höher schneller"),
+    magnitude_suffixes={"mio": 10**6, "mrd": 10**9},
+    labels=("tabelle|abbildung|abb|kapitel|abschnitt|satz|bemerkung|beispiel|seite|formular|anlage|studie",),
+    source_words=("quellen?",),
+    document_words=("dokumente?",),
+)

@@ -1,0 +1,86 @@
+"""Spanish."""
+
+from __future__ import annotations
+
+from citeline.text.lang import Language, words
+
+FUNCTION_WORDS = words(
+    """
+    el la los las un una unos unas lo al del de y e o u pero sino ni en por para con sin sobre entre
+    hasta desde hacia que quien cual cuyo cuya donde como cuando este esta estos estas ese esa su sus
+    se es son era eran fue fueron será serán ha han había habían ser estar está están puede pueden debe
+    deben muy más también no
+    """
+)
+
+LANGUAGE = Language(
+    "es",
+    abbreviations=words("sr sra srta dr dra ud uds etc p pp pág págs art núm cap fig vol ej aprox"),
+    months={
+        w: n
+        for n, w in enumerate(
+            "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre".split(), 1
+        )
+    },
+    negations=words("no nunca jamás ningún ninguno ninguna nada nadie sin tampoco ni"),
+    negative_prepositions=words("sin"),
+    not_negations=(r"no solo|no sólo|no solamente|sin embargo|no obstante|sin duda", r"no in\w+"),
+    compound_negations=("no",),
+    negating_prefixes=("in", "im", "des", "dis", "anti"),
+    subordinators=words("cuando si porque aunque mientras donde que quien cual cuyo como pues ya"),
+    conditionals=words("si cuando"),
+    concessives=words("pese"),
+    coordinators=words("y e o u pero sino ni"),
+    clause_conjunctions=words("y pero o sino"),
+    relatives=words("que quien quienes cual cuales cuyo cuya"),
+    finite_verbs=words("es son era eran fue fueron será serán ha han había habían puede pueden debe deben está están"),
+    contrasts=words("pero sino aunque"),
+    between=FUNCTION_WORDS | words("siempre todavía aún actualmente"),
+    function_words=FUNCTION_WORDS,
+    infinitive=frozenset(),
+    determiners=words("el la los las un una unos unas este esta estos estas"),
+    announces=words("siguiente siguientes"),
+    says=(r"dice|indica|señala|establece|afirma|menciona|explica|sigue",),
+    lead_ins=(r"según|de acuerdo con|conforme a",),
+    endings=words("s es a o as os") | {""},
+    up=words("aumenta aumentó aumento sube subió crece creció crecimiento más mayor superior alza duplicó"),
+    down=words("disminuye disminuyó disminución baja bajó cae cayó caída menos menor inferior reducción redujo"),
+    units=tuple(
+        "cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciséis "
+        "diecisiete dieciocho diecinueve".split()
+    ),
+    tens=tuple("veinte treinta cuarenta cincuenta sesenta setenta ochenta noventa".split()),
+    number_words={"cien": 100, "ciento": 100, "mil": 1000, "un": 1, "una": 1},
+    ordinals=words("primero primera segundo segunda tercero tercera"),
+    ambiguous_numbers=words("un una uno"),
+    number_joiners=words("y"),
+    scales={"mil": 1000, "millón": 10**6, "millones": 10**6},
+    fractions={"mitad": 2, "tercio": 3, "tercios": 3, "cuarto": 4, "cuartos": 4},
+    multipliers={"duplicó": 2, "triplicó": 3},
+    fraction_counts=("un", "una", "dos", "tres"),
+    fraction_of=("de",),
+    hedges_above=("más de|al menos|superior a|por encima de",),
+    hedges_below=("menos de|hasta|inferior a|como máximo",),
+    hedges_near=("aproximadamente|alrededor de|cerca de|casi|unos|unas",),
+    units_of={
+        "time": {
+            "second": "segundo segundos",
+            "minute": "minuto minutos",
+            "hour": "hora horas",
+            "day": "día días",
+            "week": "semana semanas",
+            "month": "mes meses",
+            "year": "año años",
+        },
+        "money": {"eur": "euro euros", "usd": "dólar dólares"},
+        "share": {"percent": "por ciento"},
+    },
+    periods={"hora": "hour", "día": "day", "semana": "week", "mes": "month", "año": "year"},
+    rate_adverbs={"diario": "day", "semanal": "week", "mensual": "month", "anual": "year"},
+    per=("por", "cada", "al"),
+    times=words("veces"),
+    comparatives=words("más menos tan"),
+    labels=("tabla|figura|capítulo|sección|artículo|ejemplo|formulario|anexo|estudio|página|apartado",),
+    source_words=("fuentes?",),
+    document_words=("documentos?",),
+)

@@ -1,0 +1,126 @@
+"""French."""
+
+from __future__ import annotations
+
+from citeline.text.lang import Language, words
+
+FUNCTION_WORDS = words(
+    """
+    le la les l un une des du de d au aux et ou mais donc or ni car en dans par pour sur sous avec sans
+    chez entre vers que qui quoi dont où ce cet cette ces son sa ses leur leurs il elle ils elles on nous
+    vous je tu se s y est sont était étaient sera seront a ont avait avaient été être avoir peut peuvent
+    doit doivent plus très aussi ne pas
+    """
+)
+
+LANGUAGE = Language(
+    "fr",
+    abbreviations=words("mme mlle mm env cf etc p pp chap fig éd vol art al av apr ex"),
+    months={
+        **{
+            w: n
+            for n, w in enumerate(
+                "janvier février mars avril mai juin juillet août septembre octobre novembre décembre".split(), 1
+            )
+        },
+        "févr": 2,
+    },
+    ambiguous_months=words("mars"),
+    # ("n" is "ne" elided before a vowel: "n'est", "n'a jamais")
+    negations=words("ne n pas jamais aucun aucune sans nullement ni rien guère"),
+    negative_prepositions=words("sans"),
+    not_negations=(
+        "non seulement|pas seulement|sans doute|néanmoins",
+        # "ne … que" (only), unless a negative word follows in the clause ("ne … pas que")
+        r"n(?:e\s|['’])(?:(?!(?:pas|jamais|plus|rien|aucune?)\b)[^\W\d_]+['’]?\s?){1,3}?que?\b"
+        r"(?![^.;]*\b(?:pas|jamais|plus|rien|aucune?)\b)",
+    ),
+    compound_negations=("jamais", "aucune?"),
+    negating_prefixes=("in", "im", "il", "ir", "dé", "non", "mal"),
+    subordinators=words(
+        "quand lorsque si parce puisque bien quoique pendant où après avant jusqu dès que qui dont comme"
+    ),
+    conditionals=words("si lorsque quand"),
+    concessives=words("contrairement malgré"),
+    coordinators=words("et mais ou ni"),
+    clause_conjunctions=words("et mais ou ni"),
+    relatives=words("qui que dont"),
+    finite_verbs=words("est sont était étaient sera seront a ont avait avaient peut peuvent doit doivent"),
+    contrasts=words("mais cependant"),
+    between=FUNCTION_WORDS | words("pas été est sont était plus jamais encore très"),
+    function_words=FUNCTION_WORDS,
+    infinitive=words("de"),
+    determiners=words("le la les un une des du ce cette ces"),
+    announces=words("suivant suivants suivante suivantes ci-dessous"),
+    says=(r"dit|indique|précise|stipule|prévoit|énonce|mentionne|rapporte|suit",),
+    lead_ins=(r"selon|d['’]après|suivant",),
+    endings=words("s e es x aux") | {""},
+    up=words(
+        """
+        augmente augmenté augmentation hausse croît croissance progresse progression plus supérieur
+        supérieure élevé élevée double doublé grimpe monte monté
+        """
+    ),
+    down=words(
+        """
+        diminue diminué diminution baisse baissé recul recule décroît chute chuté moins inférieur
+        inférieure faible réduit réduite réduction
+        """
+    ),
+    units=tuple(
+        "zéro un deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze quinze seize".split()
+    ),
+    tens=tuple("vingt trente quarante cinquante soixante".split()),
+    number_words={"cent": 100, "cents": 100, "mille": 1000, "une": 1},
+    ordinals=words("premier première deuxième troisième second seconde"),
+    ambiguous_numbers=words("un une neuf zéro cent cents"),
+    number_joiners=words("et"),
+    scales={"cent": 100, "mille": 1000, "million": 10**6, "millions": 10**6, "milliard": 10**9, "milliards": 10**9},
+    fractions={"moitié": 2, "tiers": 3, "quart": 4, "quarts": 4},
+    multipliers={"doublé": 2, "triplé": 3},
+    fraction_counts=("un", "une", "deux", "trois"),
+    fraction_of=("des", "de"),
+    hedges_above=("plus de|au moins|supérieure? à",),
+    hedges_below=("moins de|jusqu'à|inférieure? à",),
+    hedges_near=("environ|près de|presque|quelque",),
+    units_of={
+        "time": {
+            "second": "seconde secondes",
+            "minute": "minute minutes",
+            "hour": "heure heures",
+            "day": "jour jours",
+            "week": "semaine semaines",
+            "month": "mois",
+            "year": "an ans année années",
+        },
+        "money": {"eur": "euro euros"},
+        "share": {"percent": "pour cent", "point": "points"},
+    },
+    periods={
+        "heure": "hour",
+        "heures": "hour",
+        "jour": "day",
+        "jours": "day",
+        "semaine": "week",
+        "semaines": "week",
+        "mois": "month",
+        "an": "year",
+        "année": "year",
+    },
+    rate_adverbs={
+        "quotidien": "day",
+        "quotidienne": "day",
+        "hebdomadaire": "week",
+        "mensuel": "month",
+        "mensuelle": "month",
+        "annuel": "year",
+        "annuelle": "year",
+    },
+    per=("par", "chaque"),
+    times=words("fois"),
+    comparatives=words("plus moins aussi"),
+    magnitude_suffixes={"md": 10**9, "mds": 10**9},
+    labels=("tableau|chapitre|théorème|définition|remarque|exemple|formulaire|annexe|étude|expérience|article",),
+    source_words=("sources?",),
+    document_words=("documents?",),
+)

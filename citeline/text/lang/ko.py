@@ -1,0 +1,21 @@
+"""Korean."""
+
+from __future__ import annotations
+
+from citeline.text.lang import Language, words
+
+LANGUAGE = Language(
+    "ko",
+    # negation: the adverb 못 before a verb, the verb endings -지 않다 / -지 못하다, 없다 and 아니다 (the
+    # adverb 안 is left out: as a word it is as often 안 "bill, draft", "안 제15조"); and the
+    # Sino-Korean prefixes 불, 비, 무, 미 (불가능 "impossible", 무료 "free of charge")
+    negations=words("못 아니다 아닌 않는다 않고 않으며 않은 않는 없이 없는 없다 없고"),
+    negation_chars="않|없|아니|못하",
+    not_negation_chars=("아니라", "뿐만 아니라"),
+    negating_prefixes=("불", "비", "무", "미", "반"),
+    says=("따르면|의하면|밝혔다|명시|규정",),
+    up=words("증가 상승 확대 늘어 인상 높은 많은 증가했다 상승했다"),
+    down=words("감소 하락 축소 줄어 인하 낮은 적은 감소했다 하락했다"),
+    units_of={"time": {"day": "일", "month": "개월", "year": "년"}, "money": {"krw": "원"}},
+    source_words=("출처",),
+)

@@ -1,0 +1,140 @@
+"""verify's decisions, as a table of named checks.
+
+A check reads one found citation (:class:`Evidence`: the claim as the answer wrote it, the quote's
+place in the cited chunk, the answer's and the document's languages) and says whether what the
+claim says differs from what the evidence says; when it fires, the citation gets the check's flag
+and the check's reason. Each check has a name, the flag it raises, the languages whose words it
+reads (``None``: any language, it reads digits and signs only), and one function. Switch any off
+with ``VerifyOptions(disabled={"claim_direction"})`` (``citeline verify --disable NAME``);
+``python -m benchmarks verify --by-check`` measures on the labelled answers what each adds: the
+false passes it prevents and the false fails it causes.
+
+Three more rules decide whether a quote was found at all, before any check: a number, a negation or
+a symbol that differs between the quote and the source makes the quote altered, whatever else is
+close (:data:`DIFFERENCE_RULES`; switching one off makes such a difference count as noise).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from citeline.store.records import ChunkInfo
+from citeline.text.lang import Language
+from citeline.verify.claims import lead_in, sentences_around
+from citeline.verify.fold import fold
+from citeline.verify.match import Match
+from citeline.verify.parse import CitationInput
+from citeline.verify.report import CitationResult, Flag
+
+
+@dataclass
+class Evidence:
+    """One citation whose quote was found, as the checks read it."""
+
+    cit: CitationInput
+    result: CitationResult
+    chunk: ChunkInfo
+    matches: list[Match]
+    #: the document's language (the chunk's words, and the quote's)
+    doc: Language
+    #: the answer's language (the claim's own words)
+    answer: Language
+    whole_version: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def start(self) -> int:
+        return self.matches[0].start
+
+    @property
+    def end(self) -> int:
+        return self.matches[-1].end
+
+    @cached_property
+    def sentences(self) -> str:
+        """The sentences of the chunk the quote touches."""
+        return sentences_around(self.chunk.text, self.start, self.end, self.doc)
+
+    @cached_property
+    def folded_sentences(self) -> str:
+        return fold(self.sentences).text
+
+    @cached_property
+    def lead(self) -> str:
+        """The lead-in of the source's list the quote is an item of, or ""."""
+        return lead_in(self.chunk.text, self.start, self.doc)
+
+
+@dataclass(frozen=True)
+class Check:
+    """A named check: it raises ``flag`` with the reason ``run`` returns (``None``: it does not fire)."""
+
+    name: str
+    flag: Flag
+    #: the languages whose words it reads (the answer's and the document's must both be among them),
+    #: or None for any language
+    languages: frozenset[str] | None
+    run: Callable[[Evidence], str | None]
+    #: what it checks, in a line (for --help and the docs)
+    summary: str
+
+    def applies(self, e: Evidence) -> bool:
+        return self.languages is None or (e.doc.code in self.languages and e.answer.code in self.languages)
+
+
+@dataclass(frozen=True)
+class DifferenceRule:
+    """A kind of word difference between the quote and the source that makes a quote altered; off,
+    such a difference counts as noise (see :mod:`citeline.verify.classify`)."""
+
+    name: str
+    flag: Flag | None
+    kind: str
+    summary: str
+
+
+DIFFERENCE_RULES: tuple[DifferenceRule, ...] = (
+    DifferenceRule("quote_numbers", "numeric_mismatch", "number", "a number of the quote differs from the source's"),
+    DifferenceRule(
+        "quote_negation",
+        "negation_mismatch",
+        "negation",
+        "the quote adds or drops a negation, or a prefix or character that negates (unlawful, 무료, 不)",
+    ),
+    DifferenceRule("quote_symbols", None, "symbol", "a symbol of the quote differs (≤ for ≥, ∉ for ∈)"),
+)
+
+
+def _table() -> tuple[Check, ...]:
+    from citeline.verify.checks import direction, numbers, other, polarity
+
+    return (*numbers.CHECKS, *polarity.CHECKS, *direction.CHECKS, *other.CHECKS)
+
+
+CHECKS: tuple[Check, ...] = ()  # filled below (the modules import this one for Check and Evidence)
+
+
+def names() -> tuple[str, ...]:
+    """Every check's and difference rule's name, for ``disabled``."""
+    return tuple(c.name for c in CHECKS) + tuple(r.name for r in DIFFERENCE_RULES)
+
+
+def run_checks(e: Evidence, disabled: frozenset[str]) -> None:
+    """Every check that applies and is not disabled, on one found citation: each that fires adds its
+    flag (once) and its reason to the result."""
+    for check in CHECKS:
+        if check.name in disabled or not check.applies(e):
+            continue
+        reason = check.run(e)
+        if reason is None:
+            continue
+        if check.flag not in e.result.flags:
+            e.result.flags.append(check.flag)
+        e.result.reason += f"; {reason}"
+
+
+CHECKS = _table()
+
+__all__ = ["CHECKS", "DIFFERENCE_RULES", "Check", "DifferenceRule", "Evidence", "names", "run_checks"]

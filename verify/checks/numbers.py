@@ -1,0 +1,195 @@
+"""Checks of the numbers a claim states against the numbers its evidence gives.
+
+A claim's number is backed by the quote's sentence; failing that, by what that sentence refers to:
+the sentence before or after it (unless the quote's sentence counts the same thing otherwise), the
+lead-in of the list the quote is an item of, a year of the heading it stands under, and for a quote
+of a table's row, the table's header and caption (the column's year, the table's period or unit).
+The quote itself is in the document's language and the claim's own words in the answer's: each is
+read with its own language's words.
+"""
+
+from __future__ import annotations
+
+import re
+
+from citeline.verify.checks import Check, Evidence
+from citeline.verify.claims import heading_before, neighbour_span, without
+from citeline.verify.classify import ocr_normal
+from citeline.verify.fold import fold
+from citeline.verify.numbers import Numbers, Quantity, numbers, same_unit_elsewhere, unbacked
+
+_WORD_TOKEN = re.compile(r"[^\W_]+(?:[.,][^\W_]+)*")
+#: A line of a table: cells set apart by tabs, or a line that is mostly numbers.
+_CELL_GAP = re.compile(r"\t| {3,}")
+_NUMERIC = re.compile(r"^[\d.,%()+−\-–$€£¥ ]+$")
+#: How many lines above a table row its header and caption are looked for.
+TABLE_REACH = 40
+
+
+def _ocr_words_blanked(said: str, evidence: str) -> str:
+    """``said`` with the tokens of letters and digits that OCR made of a word blanked out ("c1aims",
+    "0ut": under OCR confusions a word of the evidence without a digit), so their digits are not
+    taken for numbers the claim states."""
+    plain: set[str] | None = None
+
+    def blank(m: re.Match[str]) -> str:
+        nonlocal plain
+        token = m.group()
+        if not any(ch.isdigit() for ch in token) or not any(ch.isalpha() for ch in token):
+            return token
+        if plain is None:
+            plain = {ocr_normal(w) for w in _WORD_TOKEN.findall(evidence) if not any(c.isdigit() for c in w)}
+        return " " * len(token) if ocr_normal(token) in plain else token
+
+    return _WORD_TOKEN.sub(blank, said)
+
+
+def _read(e: Evidence, text: str, lang_is_answer: bool) -> Numbers:
+    folded = _ocr_words_blanked(fold(text).text, e.folded_sentences)
+    return numbers(folded, e.answer if lang_is_answer else e.doc, claim=True)
+
+
+def claimed(e: Evidence) -> Numbers:
+    """The numbers the claim states: its own words read in the answer's language, the quote in the
+    document's (an English claim may quote a French sentence: "plus de 50 logements"); without a
+    claim, the quote's."""
+    quote = e.cit.quote or ""
+    if not e.cit.claim:
+        return _read(e, quote, lang_is_answer=False)
+    said = without(e.cit.claim, e.cit.other_quotes)
+    own = without(said, (quote,)) if quote else said
+    mine = _read(e, own, lang_is_answer=True)
+    if own == said:
+        return mine
+    theirs = _read(e, quote, lang_is_answer=False)
+    return Numbers(mine.quantities + theirs.quantities, mine.dates + theirs.dates)
+
+
+def given(e: Evidence, text: str) -> Numbers:
+    return numbers(fold(text).text, e.doc, claim=False)
+
+
+def _year_or_date(said: str, claim: Numbers) -> bool:
+    """Whether a claim's number as written (``said``) is one of its dates, or a year."""
+    if any(d.text == said for d in claim.dates):
+        return True
+    return any(
+        q.text == said
+        and q.kind is None  # (a year counts no unit; the word after it is any word)
+        and all(v == v.to_integral_value() and 1600 <= v <= 2199 for v in q.values)
+        for q in claim.quantities
+    )
+
+
+def table_of(text: str, start: int, end: int) -> str:
+    """When ``[start, end)`` is on a row of a table (a line whose cells are set apart by tabs or
+    wide gaps, or that is mostly numbers), the table's header and caption: the lines above it up to
+    a blank line or :data:`TABLE_REACH` lines, and the paragraph before those; else ""."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    row = text[line_start : len(text) if line_end < 0 else line_end]
+    cells = [c for c in _CELL_GAP.split(row) if c.strip()]
+    numeric = sum(1 for c in row.split() if _NUMERIC.match(c))
+    if len(cells) < 3 and numeric < max(2, len(row.split()) // 2):
+        return ""
+    above = text[:line_start].split("\n")
+    kept: list[str] = []
+    blanks = 0
+    for line in reversed(above[-TABLE_REACH:]):
+        if not line.strip():
+            blanks += 1
+            if blanks > 1:
+                break
+        kept.append(line)
+    return "\n".join(reversed(kept))
+
+
+def claim_numbers(e: Evidence) -> str | None:
+    """Every number the claim states is stated by the quote's sentence, or by what that sentence
+    refers to (its neighbours, its list's lead-in, its heading's year, its table's header)."""
+    claim = claimed(e)
+    evidence = given(e, e.sentences)
+    cit, text = e.cit, e.chunk.text
+    counted: tuple[Quantity, ...] = ()
+    if cit.uncited:
+        # the sentence's uncited clause before the claim: a number of a unit the evidence counts
+        # ("The desk replies within three business days; it "answers most requests within two
+        # business days" [S2]"); numbers of other kinds it may state on its own
+        before = _read(e, cit.uncited, lang_is_answer=True)
+        units = {q.unit_key for q in evidence.quantities if q.unit_key}
+        own = {q.text for q in claim.quantities}
+        counted = tuple(q for q in before.quantities if q.unit_key in units and q.text not in own)
+        claim = Numbers(claim.quantities + counted, claim.dates)
+    absent = unbacked(claim, evidence)
+    if absent and counted:
+        # the uncited clause's number is backed by the chunk it is cited with wherever the chunk
+        # states it ("The authors evaluated 48 tables; "… 36 tables were consistent"" with "48
+        # tables" two sentences before the quote's)
+        whole = given(e, text)
+        elsewhere = {q.text for q in counted if q.text in absent} - set(
+            unbacked(Numbers(counted, ()), whole, unstated_ok=False)
+        )
+        absent = [t for t in absent if t not in elsewhere]
+    if absent:
+        # a number the sentence before or after the quote's gives ("We surveyed 162 papers. 73% of
+        # these …"): the quote's sentence refers to it, unless that sentence has a number of the
+        # same kind ("90% of the costs" is not "50 % of the costs")
+        around = given(e, text[slice(*neighbour_span(text, e.start, e.end, e.doc))])
+        backed = set(absent) - set(unbacked(claim, around, unstated_ok=False))
+        absent = [t for t in absent if t not in backed or same_unit_elsewhere(t, claim, evidence)]
+    if absent and e.lead:
+        # the lead-in of the list the quote is an item of is the item's sentence too ("You
+        # expatriated after June 3, 2004, and: … 2. Your net worth … was $2,000,000 or more")
+        absent = _still_unbacked(claim, absent, given(e, e.lead))
+    if absent and (heading := heading_before(text, e.start)):
+        # a year or a date of the heading the quote stands under ("For 2008 you "may deduct …""
+        # under "What's New for 2008"): the section's scope, which a claim carries over
+        scoped = set(absent) - set(unbacked(claim, given(e, heading), unstated_ok=False))
+        absent = [t for t in absent if t not in scoped or not _year_or_date(t, claim)]
+    if absent and (table := table_of(text, e.start, e.end)):
+        # a quote of a table's row: the table's header and caption state its columns' years, its
+        # period and its unit ("Kentucky ran 295,891 checks in November 2015: "Kentucky 264,140 …"")
+        absent = _still_unbacked(claim, absent, given(e, table))
+    if not absent:
+        return None
+    absent = list(dict.fromkeys(absent))
+    verb = "is" if len(absent) == 1 else "are"
+    return f"the claim's {', '.join(absent)} {verb} not in the quote's sentence"
+
+
+def _still_unbacked(claim: Numbers, absent: list[str], context: Numbers) -> list[str]:
+    kept = Numbers(
+        tuple(q for q in claim.quantities if q.text in absent),
+        tuple(d for d in claim.dates if d.text in absent),
+    )
+    return unbacked(kept, context, unstated_ok=False)
+
+
+_BOUNDS = ("above", "below")
+
+
+def claim_bounds(e: Evidence) -> str | None:
+    """A bound the claim states against a bound of the quote's sentence is a threshold against the
+    threshold there ("above 0.9" against "score above 0.8", "größer als zwei Rechte" against
+    "kleiner als zwei Rechte"): no other sentence's number backs it."""
+    claim, evidence = claimed(e), given(e, e.sentences)
+    pinned = [
+        q.text
+        for q in claim.quantities
+        if q.hedge in _BOUNDS
+        and (
+            limits := [
+                x for x in evidence.quantities if x.hedge in _BOUNDS and (not q.unit or x.unit in (q.unit, None))
+            ]
+        )
+        and not any(q.backed_by(x) for x in limits)
+    ]
+    if not pinned:
+        return None
+    return f"the claim's bound {', '.join(dict.fromkeys(pinned))} is not the quote's"
+
+
+CHECKS = (
+    Check("claim_numbers", "numeric_mismatch", None, claim_numbers, "every number the claim states is in its evidence"),
+    Check("claim_bounds", "numeric_mismatch", None, claim_bounds, "a bound the claim states is the quote's bound"),
+)
