@@ -36,7 +36,7 @@ from benchmarks.common import ROOT
 from citeline.batch import IngestOptions, ingest_files
 from citeline.ingest.pipeline import PipelineSettings
 from citeline.store import Store
-from citeline.verify.parse import marker_key
+from citeline.verify.parse import marker_key, parse_answer
 from citeline.verify.report import CitationResult
 from citeline.verify.verify import Verifier, VerifyOptions
 
@@ -200,14 +200,12 @@ def evaluate(options: VerifyOptions | None = None) -> dict[str, Any]:
     outcomes: list[Outcome] = []
     with labelled_store() as (store, mapped, changed):
         verifier = Verifier(store, options)
-        created = {cid: store.create_context(list(m.values()), markers=list(m)).context_id for cid, m in mapped.items()}
         for a in answers():
             ctx = ctxs[a["context"]]
             half = ctx["half"]
             assert all(half_of[s["document"]] == half for s in ctx["sources"]), a["context"]
-            report = verifier.verify(
-                verifier_input(a["answer"], created[a["context"]]), context_id=created[a["context"]]
-            )
+            # the injected set as the answer's sources (two sources of a context may now be one chunk)
+            report = verifier.verify(parse_answer({"answer": a["answer"], "sources": mapped[a["context"]]}))
             for label, r in _match(a["citations"], report.citations):
                 outcomes.append(
                     Outcome(
@@ -234,12 +232,6 @@ def evaluate(options: VerifyOptions | None = None) -> dict[str, Any]:
         "failures": [o.__dict__ for o in outcomes if o.half == "tuning" and o.wrong],
         "statuses": dict(Counter(o.status for o in outcomes)),
     }
-
-
-def verifier_input(answer: str, context_id: str) -> Any:
-    from citeline.verify.parse import parse_answer
-
-    return parse_answer({"answer": answer, "context": context_id})
 
 
 def summary_lines(result: dict[str, Any]) -> Iterable[str]:

@@ -782,10 +782,19 @@ def test_numbers_a_claim_spells_or_dates_or_takes_from_the_sentence_before(
             "verified",
             True,
         ),
+        # "not weak" set apart from the quote by a comma, against "limited": a contradiction in other
+        # words, which no negation of the two holds against a shared word: not judged (a negation is
+        # held against its target, or, without one, only right next to the quote)
         (
             "r7n",
             'Current models are not weak at long-form text, being "limited in reasoning and long-form generation" '
             "[S1].",
+            "verified",
+            True,
+        ),
+        (
+            "r7n",
+            'Current models are not "limited in reasoning and long-form generation" [S1].',
             "verified",
             False,
         ),

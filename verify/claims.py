@@ -70,9 +70,12 @@ def scope_around(text: str, start: int, end: int, lang: Language) -> str:
         # an item of an inline list ("remove papers with (i) no title, (ii) no authors, (iii) fewer
         # than 100 characters"): the list's head and this item, not the other items' negations
         before = before[: items[0].start()] + " " + before[items[-1].end() :]
-    first = WORD.search(before)
-    if first and first.group().lower() in lang.subordinators and "," in before:
-        before = before[before.rindex(",") + 1 :]
+    before = main_clause(before, lang)
+    joined = [m for m in WORD.finditer(before) if m.group().lower() in lang.coordinators]
+    if joined and WORD.search(before, joined[-1].end()):
+        # the quote is in a conjunct of its own ("we take papers that are not in our train set and
+        # associate with each one "up to 5 co-viewed papers""): the other predicate's negation is not its
+        before = before[joined[-1].end() :]
     opening = WORD.search(quoted)
     if opening and opening.group().lower() in lang.finite_verbs:
         # the quote holds the clause's verb, so what stands before it is the subject: a relative
@@ -93,13 +96,42 @@ def scope_around(text: str, start: int, end: int, lang: Language) -> str:
             main = after[comma + 1 :]
             stop = re.search(r"[.!?;]", main)
             return before + quoted + " " + (main[: stop.start()] if stop else main)
+    after = _PARENTHESIS.sub(" ", after)
     tail_end = len(after)
-    for m in re.finditer(r"[,.!?;]|" + WORD.pattern, after):
+    for m in re.finditer(r"[,.!?;\n]|" + WORD.pattern, after):
         word = m.group().lower()
-        if m.group() in ",.!?;" or word in lang.subordinators or word in lang.coordinators:
+        if m.group() in ",.!?;\n" or word in lang.subordinators or word in lang.coordinators:
             tail_end = m.start()  # a subordinate clause, or another predicate ("… objectives and do not leverage")
             break
     return before + quoted + " " + after[:tail_end]
+
+
+#: A parenthesis: an aside, whose negation ("reported (not charged) by 12,371 agencies") is not the
+#: clause's.
+_PARENTHESIS = re.compile(r"\([^()]*\)|（[^（）]*）")
+
+
+def main_clause(before: str, lang: Language) -> str:
+    """The words before a quote without a subordinate clause closed by a comma ("When an employee can
+    no longer work, the plan pays …", "Unlike prior work that does not consider interests, CiteSee
+    …", "… harm if Leon is not enjoined, a balance of hardships …") and without asides in
+    parentheses: what is left is the clause the quote is in."""
+    before = _PARENTHESIS.sub(" ", before)
+    last = before.rfind(",")
+    if last < 0:
+        return before
+    opening = lang.subordinators | lang.concessives
+    if any(m.group().lower() in opening for m in WORD.finditer(before, 0, last)):
+        return before[last + 1 :]
+    return before
+
+
+def is_condition(text: str, start: int, end: int, lang: Language) -> bool:
+    """Whether the quote ``[start, end)`` is a condition (its clause opens with "if", "when", "wenn",
+    "si"): what it says holds in the main clause after it."""
+    cs, _ = clause_bounds(text, start, end, lang)
+    opener = WORD.search(main_clause(text[cs:start], lang)) or WORD.search(text, start, end)
+    return opener is not None and opener.group().lower() in lang.conditionals
 
 
 def without(claim: str, quotes: tuple[str, ...]) -> str:
@@ -228,7 +260,4 @@ def claim_scope(claim: str, quote: str | None, lang: Language) -> tuple[str, boo
             before, rest, own = lead[:-1], claim[at.end() :], True
         elif attributed is not None and asserts(lead[: attributed.start()], lang):
             before, rest, own = lead[: attributed.start()], claim[at.end() :], True
-    first = WORD.search(before)
-    if first and first.group().lower() in (lang.subordinators | lang.concessives) and "," in before:
-        before = before[before.rindex(",") + 1 :]
-    return before + rest, own
+    return main_clause(before, lang) + rest, own

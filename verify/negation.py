@@ -54,7 +54,7 @@ def targets(text: str, lang: Language) -> list[str]:
     clause's end), so that a negation without a word after it denies none here. A contrast ends
     what a negation reaches ("do not have, but could *benefit* from"). In Chinese, the two characters
     after a negation character ("无*违规*", "未经*审计*")."""
-    words = [w.lower() for w in WORD.findall(text)]
+    words = [w.lower() for w in WORD.findall(_plain(text, lang))]
     out = []
     for k, w in enumerate(words):
         if lang.denies(w):

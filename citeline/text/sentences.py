@@ -23,10 +23,11 @@ from collections.abc import Iterator
 
 from citeline.text.lang import NONE, Language
 
-_TERMINAL = re.compile(
-    r"""(?:[.!?…]+|[。！？]+)["'”’»)\]」』）]*"""  # terminal punctuation plus closers
-    r"""(?:(?<=[.!?…"'”’»)\]])(?:\d{1,3}|[\u00b9\u00b2\u00b3\u2070-\u2079]+)(?=\s))?"""  # a glued footnote mark
-)
+_TERMINAL = re.compile(r"""(?:[.!?…]+|[。！？]+)["'”’»)\]」』）]*""")  # terminal punctuation plus closers
+#: A footnote mark glued to a sentence's end ("… test time.12 Note"): after a letter's (or a closing
+#: quote's) full stop only, so a decimal ("3.12 m", "744.00") is none.
+_GLUED_MARK = re.compile(r"(?:\d{1,3}|[\u00b9\u00b2\u00b3\u2070-\u2079]+)(?=\s)")
+_BEFORE_MARK = re.compile(r"""[^\W\d_]|["'”’»)\]]""")
 _CJK_STOPS = "。！？"
 _SUPERSCRIPTS = "\u00b9\u00b2\u00b3\u2070\u2074\u2075\u2076\u2077\u2078\u2079"
 _WORD_BEFORE = re.compile(r"([\w.]+)\.$")
@@ -42,7 +43,7 @@ def is_end(text: str, end: int, limit: int, lang: Language = NONE) -> bool:
         return True
     if not text[end].isspace():
         return False
-    nxt = next((ch for ch in text[end + 1 : min(limit, end + 40)] if not ch.isspace()), "")
+    nxt = text[end + 1] if end + 1 < limit else ""
     if nxt and nxt.islower():
         return False
     stop = end
@@ -66,11 +67,21 @@ def is_end(text: str, end: int, limit: int, lang: Language = NONE) -> bool:
     return True
 
 
+def _mark_end(text: str, m: re.Match[str], limit: int) -> int:
+    """Where terminal punctuation ends, a footnote mark glued to it included."""
+    e = m.end()
+    if m.start() > 0 and _BEFORE_MARK.match(text, m.start() - 1) and text[m.start()] in ".!?":
+        glued = _GLUED_MARK.match(text, e, limit)
+        if glued is not None:
+            return glued.end()
+    return e
+
+
 def sentences(text: str, start: int, end: int, lang: Language = NONE) -> Iterator[tuple[int, int]]:
     """Sentence spans of ``text[start:end]`` (one paragraph), whitespace between them excluded."""
     s = start
     for m in _TERMINAL.finditer(text, start, end):
-        e = m.end()
+        e = _mark_end(text, m, end)
         if is_end(text, e, end, lang):
             yield s, e
             s = e
@@ -116,10 +127,13 @@ def ends_one(text: str, start: int, end: int, lang: Language = NONE) -> bool:
     """Whether ``text[start:end]`` holds the end of a sentence (a paragraph break counts)."""
     if "\n\n" in text[start:end]:
         return True
-    return any(m.end() <= end and is_end(text, m.end(), len(text), lang) for m in _TERMINAL.finditer(text, start, end))
+    return any(
+        (e := _mark_end(text, m, len(text))) <= end and is_end(text, e, len(text), lang)
+        for m in _TERMINAL.finditer(text, start, end)
+    )
 
 
 def ends_at(text: str, pos: int, lang: Language = NONE) -> bool:
     """Whether terminal punctuation right at ``pos`` ends a sentence (``"… 90 days|. Next"``)."""
     m = _TERMINAL.match(text, pos)
-    return m is not None and is_end(text, m.end(), len(text), lang)
+    return m is not None and is_end(text, _mark_end(text, m, len(text)), len(text), lang)

@@ -55,7 +55,7 @@ LANGUAGE = Language(
     subordinators=words(
         """
         when whenever if unless because although though while whereas where after before until once since
-        as that which who whom whose provided
+        as that which who whom whose provided why how whether
         """
     ),
     conditionals=words("if when whenever unless once provided"),
