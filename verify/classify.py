@@ -137,6 +137,10 @@ def _common_word(word: str, lang: Language) -> bool:
     return len(word) >= REAL_WORD_LENGTH + 1 and lexicon.zipf(lang.code)(word) >= COMMON_WORD_ZIPF
 
 
+#: A word this short with one letter put for another is another word when the quote's is a common
+#: word of the language ("us"/"uk", "in"/"on"); otherwise ("tae" for "the", "cf" for "of") it is
+#: noise, as is a letter dropped from one ("th" for "the").
+SHORT_WORD = 3
 #: Hangul syllables: each is a morpheme, so one changed is another word, never a typo.
 _SYLLABIC = re.compile("[\uac00-\ud7af]")
 
@@ -187,6 +191,15 @@ def _classify_pair(
     if _SYLLABIC.search(q + s):
         return Difference("substituted", q, s)  # a Hangul syllable is a morpheme: 명시적 is not 묵시적
     number_word = q in counting or s in counting
+    if (
+        lexical
+        and lang is not None
+        and len(q) == len(s) <= SHORT_WORD
+        and Levenshtein.distance(q, s) == 1
+        and not number_word
+        and (q in function_words or lexicon.zipf(lang.code)(q) >= COMMON_WORD_ZIPF)
+    ):
+        return Difference("substituted", q, s)  # "UK" for "US", "on" for "in": another word, not a slip
     if lexical and lang is not None and Levenshtein.distance(q, s) == 1 and not number_word and max(len(q), len(s)) > 1:
         known = q in vocabulary or q in function_words or _common_word(q, lang)
         if (known and _real_word(s, lang)) or (_inflected(q, s, lang) and (known or s not in function_words)):

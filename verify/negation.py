@@ -16,6 +16,9 @@ from citeline.text.lang import Language
 from citeline.text.scripts import CJK_CHARS
 
 WORD = re.compile(r"[^\W\d_]+(?:['’]t)?")
+#: How many content words after a negation it is held to deny ("did not yield a *consistent*
+#: ordering": the verb and what it says of its object).
+TARGETS = 1
 _CJK = re.compile(f"[{CJK_CHARS}]")
 
 
@@ -59,9 +62,8 @@ def targets(text: str, lang: Language) -> list[str]:
     for k, w in enumerate(words):
         if lang.denies(w):
             window = list(itertools.takewhile(lambda x: x not in lang.contrasts, words[k + 1 : k + 5]))
-            target = next((x for x in window if len(x) >= 3 and x not in lang.between), None)
-            if target is not None and target not in lang.negations:
-                out.append(target)
+            content = [x for x in window if len(x) >= 3 and x not in lang.between and x not in lang.negations]
+            out.extend(content[:TARGETS])
     chars = _chars(lang)
     if chars is not None and lang.unspaced:
         negation, exceptions = chars

@@ -133,6 +133,8 @@ CLAUSE_BREAK = re.compile(
     r"(?=\s)",
     re.IGNORECASE,
 )
+_WORD_IN = re.compile(r"[^\W\d_]{2,}|\d")
+_BRACKETS = re.compile(r"\[[^\]]*\]")
 #: Two words: a dash before them opens a clause of its own, not the lead into a quote.
 _WORDS_AFTER = re.compile(r"[^\W_]+\W+[^\W_]+")
 
@@ -585,6 +587,20 @@ def pair(text: str, names: tuple[str, ...] = (), *, whole: bool = False) -> list
             begin = min(start, clause_start)
         result.append(Pairing(p.markers, p.quote, p.quote_span, (begin, end), p.pages, uncited))
         clause_start = max(clause_start, end)
+    if result and result[-1].quote is not None:
+        # what the sentence goes on to say after its last marker is the last claim's too ("… [S2], i.e.
+        # 102,100 arrests in total", "… [S3], so roughly one in ten failed")
+        last = result[-1]
+        tail = text[last.clause[1] :].rstrip(" .;:!?。")
+        if _WORD_IN.search(_BRACKETS.sub(" ", tail)):  # (not a bracket alone: "[sic]", "[emphasis added]")
+            result[-1] = Pairing(
+                last.markers,
+                last.quote,
+                last.quote_span,
+                (last.clause[0], len(tail) + last.clause[1]),
+                last.pages,
+                last.uncited,
+            )
     return result
 
 

@@ -120,6 +120,7 @@ class Verifier:
                 doc=self.lookup.language(chunk.version_id),
                 answer=answer_language,
                 whole_version=target.whole_version,
+                document=lambda: [c.text for c in self.lookup.version_chunks(chunk.version_id)],
             )
             run_checks(e, self.options.disabled)
         if not target.version.is_current and target.chunks:

@@ -17,7 +17,7 @@ close (:data:`DIFFERENCE_RULES`; switching one off makes such a difference count
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 from citeline.store.records import ChunkInfo
@@ -42,7 +42,8 @@ class Evidence:
     #: the answer's language (the claim's own words)
     answer: Language
     whole_version: bool = False
-    notes: list[str] = field(default_factory=list)
+    #: the texts of the document version's chunks (read only when a check needs the whole document)
+    document: Callable[[], list[str]] = list
 
     @property
     def start(self) -> int:

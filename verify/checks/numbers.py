@@ -16,7 +16,7 @@ from citeline.verify.checks import Check, Evidence
 from citeline.verify.claims import heading_before, neighbour_span, without
 from citeline.verify.classify import ocr_normal
 from citeline.verify.fold import fold
-from citeline.verify.numbers import Numbers, Quantity, numbers, same_unit_elsewhere, unbacked
+from citeline.verify.numbers import FRACTION, TIMES, Numbers, Quantity, numbers, same_unit_elsewhere, unbacked
 
 _WORD_TOKEN = re.compile(r"[^\W_]+(?:[.,][^\W_]+)*")
 #: A line of a table: cells set apart by tabs, or a line that is mostly numbers.
@@ -81,10 +81,21 @@ def _year_or_date(said: str, claim: Numbers) -> bool:
     )
 
 
+_YEARISH = re.compile(r"^(?:1[6-9]|20|21)\d\d[a-z]?$", re.IGNORECASE)
+
+
+def _data_row(line: str) -> bool:
+    """A line of a table's body: two numbers or more that are not years (a header has words and
+    years: "2021 2022E 2023E 2024E", "Revenue Cost Margin")."""
+    figures = [t for t in line.split() if _NUMERIC.match(t) and any(c.isdigit() for c in t) and not _YEARISH.match(t)]
+    return len(figures) >= 2
+
+
 def table_of(text: str, start: int, end: int) -> str:
     """When ``[start, end)`` is on a row of a table (a line whose cells are set apart by tabs or
-    wide gaps, or that is mostly numbers), the table's header and caption: the lines above it up to
-    a blank line or :data:`TABLE_REACH` lines, and the paragraph before those; else ""."""
+    wide gaps, or that is mostly numbers), the table's header and caption: the lines above it that
+    are not rows of the table's body, up to a blank line or :data:`TABLE_REACH` lines, and the
+    paragraph before those; else ""."""
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
     row = text[line_start : len(text) if line_end < 0 else line_end]
@@ -100,8 +111,26 @@ def table_of(text: str, start: int, end: int) -> str:
             blanks += 1
             if blanks > 1:
                 break
-        kept.append(line)
+        elif not _data_row(line):
+            kept.append(line)
     return "\n".join(reversed(kept))
+
+
+def scaled(e: Evidence, evidence: Numbers) -> Numbers | None:
+    """The evidence's figures in the unit the chunk states they are in ("In thousands (11,062.6
+    represents 11,062,600)", "(百万元)"): 102.1 is 102,100; ``None`` when the chunk states none."""
+    texts = [e.chunk.text, *e.document()]  # (a table's caption may head it in an earlier chunk)
+    factors = {
+        f for phrase, f in e.doc.scale_phrases.items() if any(re.search(phrase, t, re.IGNORECASE) for t in texts)
+    }
+    if not factors:
+        return None
+    quantities = tuple(
+        Quantity(q.text, frozenset(v * f for v in q.values), q.unit, q.hedge, q.scale, q.currency, q.period, q.kind)
+        for q in evidence.quantities
+        for f in factors
+    )
+    return Numbers(quantities, evidence.dates)
 
 
 def claim_numbers(e: Evidence) -> str | None:
@@ -116,9 +145,9 @@ def claim_numbers(e: Evidence) -> str | None:
         # ("The desk replies within three business days; it "answers most requests within two
         # business days" [S2]"); numbers of other kinds it may state on its own
         before = _read(e, cit.uncited, lang_is_answer=True)
-        units = {q.unit_key for q in evidence.quantities if q.unit_key}
+        kinds = {q.unit_key for q in evidence.quantities if q.unit_key}
         own = {q.text for q in claim.quantities}
-        counted = tuple(q for q in before.quantities if q.unit_key in units and q.text not in own)
+        counted = tuple(q for q in before.quantities if q.unit_key in kinds and q.text not in own)
         claim = Numbers(claim.quantities + counted, claim.dates)
     absent = unbacked(claim, evidence)
     if absent and counted:
@@ -146,15 +175,51 @@ def claim_numbers(e: Evidence) -> str | None:
         # under "What's New for 2008"): the section's scope, which a claim carries over
         scoped = set(absent) - set(unbacked(claim, given(e, heading), unstated_ok=False))
         absent = [t for t in absent if t not in scoped or not _year_or_date(t, claim)]
-    if absent and (table := table_of(text, e.start, e.end)):
+    table = table_of(text, e.start, e.end)
+    if absent and table:
         # a quote of a table's row: the table's header and caption state its columns' years, its
         # period and its unit ("Kentucky ran 295,891 checks in November 2015: "Kentucky 264,140 …"")
         absent = _still_unbacked(claim, absent, given(e, table))
+    if absent and (in_units := scaled(e, evidence)) is not None:
+        # a figure restated in the unit the chunk says the figures are in ("102.1" in thousands:
+        # "102,100 arrests")
+        absent = _still_unbacked(claim, absent, in_units)
+    if absent and not table:
+        # a year or a date the chunk states anywhere in its prose: the scope of what it says (a
+        # reference's year before its title: "Deerwester et al. (1990), "Indexing by …""); a table's
+        # years are its header's (above)
+        stated = set(absent) - set(unbacked(claim, given(e, text), unstated_ok=False))
+        absent = [t for t in absent if t not in stated or not _year_or_date(t, claim)]
+    if absent:
+        # a small count in words is the answer's own framing ("the two main architectures", "five
+        # entries") unless the evidence counts the same thing otherwise
+        counted_units: set[str | None] = {q.unit_key for q in evidence.quantities}
+        absent = [t for t in absent if not _framing_count(t, claim, counted_units)]
     if not absent:
         return None
     absent = list(dict.fromkeys(absent))
     verb = "is" if len(absent) == 1 else "are"
     return f"the claim's {', '.join(absent)} {verb} not in the quote's sentence"
+
+
+#: The largest count in words that is the answer's own framing rather than a figure it cites.
+FRAMING_COUNT = 12
+#: Words after a count that make it a figure of the evidence's, not the answer's framing ("three
+#: more weeks", "two further years").
+_COMPARING = ("more", "further", "additional", "extra", "fewer", "less")
+
+
+def _framing_count(said: str, claim: Numbers, units: set[str | None]) -> bool:
+    """Whether a claim's number as written is a small count in words ("two", "cinq") of a thing the
+    evidence gives no number of."""
+    return any(
+        q.text == said
+        and not any(ch.isdigit() for ch in q.text)
+        and q.unit not in (FRACTION, TIMES, *_COMPARING)
+        and all(v <= FRAMING_COUNT for v in q.values)
+        and q.unit_key not in units
+        for q in claim.quantities
+    )
 
 
 def _still_unbacked(claim: Numbers, absent: list[str], context: Numbers) -> list[str]:

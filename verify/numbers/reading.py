@@ -275,8 +275,13 @@ class Reader:
                 pos = end
                 after = _NEXT_WORD.match(text, end)
                 following = after.group(1) if after else ""
-            if claim and len(parts) == 1 and end == m.end() and m.group() in self.lang.ambiguous_numbers:
-                continue
+            if (
+                claim
+                and len(parts) == 1
+                and end == m.end()
+                and (m.group() in self.lang.ambiguous_numbers or value >= 100)
+            ):
+                continue  # (a scale word alone, "thousands of", "in thousand", counts nothing)
             out.append(
                 Quantity(
                     text[start:end],
@@ -382,7 +387,7 @@ def numbers(folded: str, lang: Language | str, *, claim: bool) -> Numbers:
     if not isinstance(lang, Language):
         lang = language.of(lang)
     r = reader(lang)
-    text = _SPACE_GROUPED.sub(lambda m: re.sub(r"\s", "", m.group()), folded)
+    text = _SPACE_GROUPED.sub(lambda m: re.sub(r"\s", "", m.group()), folded) if lang.space_grouping else folded
     text = _YEAR_RANGE.sub(_expand_range, text)
     text = _CLOCK.sub(r"\1:\2", text)
     text = _TWELVE_HOUR.sub(lambda m: _twenty_four(m, lang.code), text)

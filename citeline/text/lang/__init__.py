@@ -156,12 +156,17 @@ class Language:
     rate_adverbs: dict[str, str] = field(default_factory=dict)
     #: words before a rate's period ("per", "pro", "par")
     per: tuple[str, ...] = ()
+    #: thousands grouped by spaces ("1 500", "48 300": French, German): elsewhere digits apart are
+    #: figures apart (a table's cells, "59 173 471")
+    space_grouping: bool = False
     #: the word after a number that counts times ("times", "mal", "fois")
     times: frozenset[str] = frozenset()
     #: words after "N times" that make it a multiplier ("3 times faster", "deux fois plus")
     comparatives: frozenset[str] = frozenset()
     #: suffixes of a magnitude glued to a number ("5.4K", "3 Mio", "2bn")
     magnitude_suffixes: dict[str, int] = field(default_factory=dict)
+    #: phrases that state the unit a table's figures are in ("in thousands", "百万元"): regex -> factor
+    scale_phrases: dict[str, int] = field(default_factory=dict)
     #: words that number a part of a document ("table", "Abbildung", "tableau")
     labels: tuple[str, ...] = ()
 

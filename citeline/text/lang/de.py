@@ -69,13 +69,13 @@ LANGUAGE = Language(
     up=words(
         """
         steigt stieg gestiegen steigen wächst wuchs gewachsen wachsen erhöht erhöhte erhöhen zunahme
-        nimmt zu zugenommen höher mehr größer gestiegene anstieg verdoppelt
+        zugenommen höher größer gestiegene anstieg verdoppelt
         """
     ),
     down=words(
         """
         sinkt sank gesunken sinken fällt fiel gefallen fallen verringert verringerte verringern abnahme
-        nimmt ab abgenommen niedriger weniger kleiner rückgang halbiert gesenkt senkt
+        abgenommen niedriger kleiner rückgang halbiert gesenkt senkt
         """
     ),
     units=tuple(
@@ -121,9 +121,11 @@ LANGUAGE = Language(
     periods={"stunde": "hour", "stunden": "hour", "tag": "day", "woche": "week", "monat": "month", "jahr": "year"},
     rate_adverbs={"täglich": "day", "wöchentlich": "week", "monatlich": "month", "jährlich": "year"},
     per=("pro", "je"),
+    space_grouping=True,
     times=words("mal"),
     comparatives=words("mehr weniger so größer höher schneller"),
     magnitude_suffixes={"mio": 10**6, "mrd": 10**9},
+    scale_phrases={r"in tausend|tsd\.|in 1\.000": 1000, r"in mio\.?|in millionen|mio\. ?(?:euro|€)": 10**6},
     labels=("tabelle|abbildung|abb|kapitel|abschnitt|satz|bemerkung|beispiel|seite|formular|anlage|studie",),
     source_words=("quellen?",),
     document_words=("dokumente?",),

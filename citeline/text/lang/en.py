@@ -112,8 +112,8 @@ LANGUAGE = Language(
     up=words(
         """
         increase increases increased increasing rise rises rose risen rising grow grows grew grown growing
-        gain gains gained climb climbs climbed climbing higher highest more most larger largest greater
-        greatest expand expands expanded surge surged soar soared up upward improve improves improved
+        gain gains gained climb climbs climbed climbing higher highest larger largest greater
+        greatest expand expands expanded surge surged soar soared upward improve improves improved
         widen widens widened accelerate accelerated peak peaked double doubled triple tripled boost boosted
         exceed exceeds exceeded
         """
@@ -121,9 +121,9 @@ LANGUAGE = Language(
     down=words(
         """
         decrease decreases decreased decreasing fall falls fell fallen falling decline declines declined
-        declining drop drops dropped dropping shrink shrinks shrank shrunk lose loses lost lower lowest
-        less least fewer smaller smallest reduce reduces reduced reducing cut cuts slump slumped plunge
-        plunged down downward worsen worsens worsened narrow narrows narrowed slow slows slowed halve
+        declining drop drops dropped dropping shrink shrinks shrank shrunk lower lowest
+        smaller smallest reduce reduces reduced reducing slump slumped plunge
+        plunged downward worsen worsens worsened narrows narrowed slows slowed halve
         halved contract contracted diminish diminished
         """
     ),
@@ -222,8 +222,13 @@ LANGUAGE = Language(
         "cheaper costlier heavier wider deeper as the that than over"
     ),
     magnitude_suffixes={"k": 1000, "m": 10**6, "mn": 10**6, "bn": 10**9},
+    scale_phrases={
+        r"in thousands|thousands of|\(000s?\)|in \$?000s?|in \$? ?thousands": 1000,
+        r"in millions|millions of|\(in millions\)|in \$ ?millions|\$ ?millions": 10**6,
+        r"in billions|billions of": 10**9,
+    },
     labels=(
-        "table|tab|figure|fig|section|sec|chapter|ch|appendix|definition|def|theorem|lemma|proposition|prop|"
+        "table|tab|figure|fig|section|sec|chapter|ch|appendix|definition|def|theorem|lemma|proposition|prop|slides?|pages|"
         "corollary|remark|example|equation|eq|point|step|item|paragraph|para|article|art|page|pp?|form|"
         "schedule|line|part|version|release|rev|study|experiment|exp|phase|task|stage|condition|round|"
         "session|wave|hypothesis|rq",

@@ -43,8 +43,8 @@ LANGUAGE = Language(
     says=(r"dice|indica|señala|establece|afirma|menciona|explica|sigue",),
     lead_ins=(r"según|de acuerdo con|conforme a",),
     endings=words("s es a o as os") | {""},
-    up=words("aumenta aumentó aumento sube subió crece creció crecimiento más mayor superior alza duplicó"),
-    down=words("disminuye disminuyó disminución baja bajó cae cayó caída menos menor inferior reducción redujo"),
+    up=words("aumenta aumentó aumento sube subió crece creció crecimiento mayor superior alza duplicó"),
+    down=words("disminuye disminuyó disminución baja bajó cae cayó caída menor inferior reducción redujo"),
     units=tuple(
         "cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciséis "
         "diecisiete dieciocho diecinueve".split()
@@ -78,8 +78,10 @@ LANGUAGE = Language(
     periods={"hora": "hour", "día": "day", "semana": "week", "mes": "month", "año": "year"},
     rate_adverbs={"diario": "day", "semanal": "week", "mensual": "month", "anual": "year"},
     per=("por", "cada", "al"),
+    space_grouping=True,
     times=words("veces"),
     comparatives=words("más menos tan"),
+    scale_phrases={r"en miles|miles de": 1000, r"en millones|millones de": 10**6},
     labels=("tabla|figura|capítulo|sección|artículo|ejemplo|formulario|anexo|estudio|página|apartado",),
     source_words=("fuentes?",),
     document_words=("documentos?",),

@@ -57,13 +57,13 @@ LANGUAGE = Language(
     endings=words("s e es x aux") | {""},
     up=words(
         """
-        augmente augmenté augmentation hausse croît croissance progresse progression plus supérieur
+        augmente augmenté augmentation hausse croît croissance progresse progression supérieur
         supérieure élevé élevée double doublé grimpe monte monté
         """
     ),
     down=words(
         """
-        diminue diminué diminution baisse baissé recul recule décroît chute chuté moins inférieur
+        diminue diminué diminution baisse baissé recul recule décroît chute chuté inférieur
         inférieure faible réduit réduite réduction
         """
     ),
@@ -117,10 +117,14 @@ LANGUAGE = Language(
         "annuelle": "year",
     },
     per=("par", "chaque"),
+    space_grouping=True,
     times=words("fois"),
     comparatives=words("plus moins aussi"),
     magnitude_suffixes={"md": 10**9, "mds": 10**9},
-    labels=("tableau|chapitre|théorème|définition|remarque|exemple|formulaire|annexe|étude|expérience|article",),
+    scale_phrases={r"en milliers|milliers d": 1000, r"en millions|millions d": 10**6},
+    labels=(
+        "tableau|chapitre|théorème|définition|remarque|exemple|formulaire|annexe|étude|expérience|article|diapositive|page",
+    ),
     source_words=("sources?",),
     document_words=("documents?",),
 )

@@ -20,5 +20,6 @@ LANGUAGE = Language(
         "time": {"hour": "時間", "day": "日", "week": "週間", "month": "か月 ヶ月 カ月", "year": "年"},
         "money": {"jpy": "円"},
     },
+    scale_phrases={"千円": 1000, "百万円": 10**6, "億円": 10**8},
     source_words=("出典",),
 )

@@ -42,5 +42,6 @@ LANGUAGE = Language(
         "time": {"hour": "小时", "day": "天 日", "week": "周 星期", "month": "个月", "year": "年"},
         "money": {"cny": "元"},
     },
+    scale_phrases={"千元": 1000, "万元": 10**4, "百万": 10**6, "亿元": 10**8},
     source_words=("来源", "出处"),
 )
