@@ -95,7 +95,13 @@ def _join_parts(pieces: list[str], *, elided: bool, parts: list[list[int]]) -> s
     """The text of segments: pieces of one passage joined with a space (what a page break, a footer
     and a header between them stood for), parts of an elided quote with `` … ``."""
     if not elided:
-        return " ".join(p.strip() for p in pieces) if len(pieces) > 1 else (pieces[0] if pieces else "")
+        if len(pieces) <= 1:
+            return pieces[0] if pieces else ""
+        text = pieces[0].strip()
+        for piece in pieces[1:]:
+            # (a word the source hyphenated across what stands between: "state-" | "of-the-art")
+            text += ("" if text.endswith("-") else " ") + piece.strip()
+        return text
     joined = [" ".join(pieces[k].strip() for k in ks) for ks in parts if ks]
     return " … ".join(joined)
 

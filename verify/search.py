@@ -20,6 +20,7 @@ from rapidfuzz.distance import ScoreAlignment
 
 from citeline.store.records import ChunkInfo, VersionInfo
 from citeline.text.geometry import Box
+from citeline.text.lang import Language
 from citeline.text.offsets import Normalized, Original
 from citeline.verify.fold import fold
 from citeline.verify.lookup import Lookup
@@ -38,6 +39,8 @@ SCREEN_WORD_SHARE = 0.6
 GAP_CHARS = 700
 GAP_PIECES = 4
 PIECE_WORDS = 2
+#: How many readings of a quote as pieces are tried (each start of its first words, fewest pieces first).
+READINGS = 20
 #: A gap's lines are out of the passage's flow when their height differs from the passage's lines'
 #: by this share (a footnote's smaller type, a watermark's larger letters).
 HEIGHT_SHARE = 0.15
@@ -252,22 +255,23 @@ class Finder:
         running head and page number across a page break, a line number or a margin letter, the
         other column, a caption. The quote is that passage as a reader copies it."""
         folded = self.lookup.folded(chunk)
-        fq = folded_quote(quote)
-        pieces = _pieces(fq, folded.text)
-        if pieces is None:
-            return None
-        matches = []
-        for a, b in pieces:
-            span = folded.map.to_original(Normalized(a, b))
-            matches.append(Match("exact", 100.0, span.start, span.end))
         lang = self.lookup.language(chunk.version_id)
-        for left, right in itertools.pairwise(matches):
-            gap = chunk.text[left.end : right.start]
-            if negated(gap, lang) and "\n" not in gap:
-                return None  # a "not" left out of the sentence, not something set beside it
-            if not self._out_of_flow(chunk, left, right):
-                return None
-        return chunk, matches
+        for pieces in _pieces(folded_quote(quote), folded.text):
+            matches = []
+            for a, b in pieces:
+                span = folded.map.to_original(Normalized(a, b))
+                matches.append(Match("exact", 100.0, span.start, span.end))
+            if all(self._set_apart(chunk, left, right, lang) for left, right in itertools.pairwise(matches)):
+                return chunk, matches
+        return None
+
+    def _set_apart(self, chunk: ChunkInfo, left: Match, right: Match, lang: Language) -> bool:
+        """Whether what stands between two pieces of a quote is something set apart from the passage,
+        not words the quote left out (a "not" of the sentence)."""
+        gap = chunk.text[left.end : right.start]
+        if negated(gap, lang) and "\n" not in gap:
+            return False  # a "not" left out of the sentence, not something set beside it
+        return self._out_of_flow(chunk, left, right)
 
     def _out_of_flow(self, chunk: ChunkInfo, left: Match, right: Match) -> bool:
         """Whether what stands between two pieces of a passage is set apart from it on the page: a
@@ -359,22 +363,30 @@ def _height(b: Box) -> float:
 _WORD_END = re.compile(r"[^\W_](?![^\W_])|[^\w\s]")
 
 
-def _pieces(fq: str, text: str) -> list[tuple[int, int]] | None:
-    """The folded quote ``fq`` as pieces of ``text`` in order (folded offsets into ``text``), each
-    ending on a word boundary, each of :data:`PIECE_WORDS` words at least, at most :data:`GAP_CHARS`
-    apart and :data:`GAP_PIECES` of them; the first such reading, or ``None``."""
+def _pieces(fq: str, text: str) -> list[list[tuple[int, int]]]:
+    """The readings of the folded quote ``fq`` as pieces of ``text`` in order (folded offsets into
+    ``text``), each piece ending on a word boundary (or after a hyphen: "state-of-the-" | "art"),
+    of :data:`PIECE_WORDS` words at least, at most :data:`GAP_CHARS` apart and :data:`GAP_PIECES`
+    of them; fewest pieces first (a quote cut into two is likelier than into four)."""
     words = fq.split(" ")
     if len(words) < 2 * PIECE_WORDS:
-        return None
+        return []
     head = " ".join(words[:PIECE_WORDS])
+    found: list[list[tuple[int, int]]] = []
     at = text.find(head)
-    while at >= 0:
+    while at >= 0 and len(found) < READINGS:
         if at == 0 or not text[at - 1].isalnum():
             got = _extend(fq, text, at, at + GAP_CHARS + len(fq))
             if got is not None and len(got) > 1:
-                return got
+                found.append(got)
         at = text.find(head, at + 1)
-    return None
+    return sorted(found, key=len)
+
+
+def _cut(fq: str, n: int) -> int:
+    """The last place at or before ``n`` where the quote may be cut into two pieces: before a space,
+    or after a hyphen ("state-of-the-" | "art": a word the source hyphenated across the gap)."""
+    return max(fq.rfind(" ", 0, n + 1), fq.rfind("-", 0, n) + 1 if fq.rfind("-", 0, n) > 0 else -1)
 
 
 def _extend(fq: str, text: str, at: int, limit: int, depth: int = 1) -> list[tuple[int, int]] | None:
@@ -385,19 +397,19 @@ def _extend(fq: str, text: str, at: int, limit: int, depth: int = 1) -> list[tup
         n += 1
     if n == len(fq):
         return [(at, at + n)] if at + n == len(text) or not text[at + n].isalnum() else None
-    cut = fq.rfind(" ", 0, n + 1)  # the quote's last word boundary within the shared prefix ...
-    while cut > 0 and at + cut < len(text) and text[at + cut].isalnum():
-        cut = fq.rfind(" ", 0, cut)  # ... that is one in the text too
+    cut = _cut(fq, n)  # the quote's last word boundary within the shared prefix ...
+    while cut > 0 and at + cut < len(text) and text[at + cut].isalnum() and fq[cut - 1] != "-":
+        cut = _cut(fq, cut - 1)  # ... that is one in the text too
     if cut <= 0 or len(fq[:cut].split()) < PIECE_WORDS or depth >= GAP_PIECES:
         return None
     rest = fq[cut:].lstrip()
     rest_words = rest.split(" ")
-    if len(rest_words) < PIECE_WORDS:
+    if len(rest_words) < PIECE_WORDS and fq[cut - 1] != "-":
         return None
     head = " ".join(rest_words[:PIECE_WORDS])
     nxt = text.find(head, at + cut + 1, limit)
     while nxt >= 0:
-        if not text[nxt - 1].isalnum():
+        if not text[nxt - 1].isalnum() or fq[cut - 1] == "-":
             tail = _extend(rest, text, nxt, min(len(text), nxt + GAP_CHARS + len(rest)), depth + 1)
             if tail is not None:
                 return [(at, at + cut), *tail]

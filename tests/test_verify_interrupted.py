@@ -1,0 +1,104 @@
+"""Quotes whose words are interrupted in the chunk's text by something set apart on the page: the
+proceedings footer, footnotes and the author block of a two-column paper's first page; a photo
+credit and the next page's running head in a textbook. A reader copies the passage without them; so
+must verify, with a segment for each piece and the report's text holding the quote's words only.
+Words of the passage itself left out (no ellipsis) are not forgiven."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from citeline.batch import IngestOptions, ingest_files
+from citeline.ingest.pipeline import PipelineSettings
+from citeline.store import Store
+from citeline.verify import VerifyOptions, verify_answer
+from tests.conftest import CORPUS
+
+CORPUS2 = CORPUS.parent / "corpus2"
+SPECTER = CORPUS / "acl2020_specter_2col.pdf"
+TEXTBOOK = CORPUS2 / "psych_textbook_ch5_physical_development.pdf"
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    for path in (SPECTER, TEXTBOOK):
+        if not path.exists():
+            pytest.skip(f"needs the real corpus PDF {path} (../shared/corpus and ../shared/corpus2)")
+    folder = tmp_path_factory.mktemp("interrupted")
+    docs = folder / "docs"
+    docs.mkdir()
+    for path in (SPECTER, TEXTBOOK):
+        shutil.copy(path, docs / path.name)
+    with Store(f"sqlite:///{folder / 'i.db'}") as s:
+        ingest_files(s, [docs], IngestOptions(workers=1, settings=PipelineSettings(extractor="pdfium")))
+        yield s
+
+
+def chunk_with(store: Store, uri: str, *texts: str) -> str:
+    for c in store.iter_chunks(document=uri):
+        if all(t in c.text for t in texts):
+            return c.chunk_id
+    raise AssertionError(f"no chunk of {uri} holds {texts}")
+
+
+CASES = [
+    # the footer, the footnotes and the author block of page 1 stand between "state-" and "of-the-art"
+    (
+        SPECTER.name,
+        ("substantially outperform the state-", "of-the-art on a variety"),
+        "substantially outperform the state-of-the-art on a variety of document-level tasks",
+    ),
+    # a photo credit, then the next page's running head, between "copy a" and "simple horizontal"
+    (
+        TEXTBOOK.name,
+        ("they can copy a", "simple horizontal"),
+        "they can copy a simple horizontal or vertical line and even build towers of five or more blocks",
+    ),
+]
+
+
+@pytest.mark.parametrize(("uri", "anchors", "quote"), CASES)
+def test_a_quote_interrupted_by_what_is_set_apart_verifies_in_pieces(
+    store: Store, uri: str, anchors: tuple[str, ...], quote: str
+) -> None:
+    chunk = chunk_with(store, uri, *anchors)
+    answer = {"answer": f'The text says "{quote}" [S1].', "sources": {"S1": chunk}}
+    (c,) = verify_answer(store, answer, options=VerifyOptions(log=False)).as_json()["citations"]
+    assert (c["status"], c["passed"]) == ("verified", True), c["reason"]
+    assert "pieces, around what interrupts the passage" in c["reason"]
+    assert len(c["segments"]) >= 2  # a segment for each piece
+    # the report's text is the quote's words: nothing of what stood between
+    assert " ".join(c["text"].split()) == quote
+
+
+def test_words_of_the_passage_left_out_are_not_forgiven(store: Store) -> None:
+    # the same passage with words of the sentence itself dropped, no ellipsis: not verified
+    chunk = chunk_with(store, TEXTBOOK.name, "they can copy a", "simple horizontal")
+    stitched = "At 16 months of age, they can copy a simple horizontal or vertical line"
+    answer = {"answer": f'The text says "{stitched}" [S1].', "sources": {"S1": chunk}}
+    (c,) = verify_answer(store, answer, options=VerifyOptions(log=False)).as_json()["citations"]
+    assert c["passed"] is False, c["reason"]
+    assert "pieces" not in c["reason"]
+
+
+def test_a_negation_between_the_pieces_is_not_set_apart(tmp_path: Path) -> None:
+    # in a text file (no page geometry), nothing is set apart: a "not" left out is a change
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "note.txt").write_text(
+        "Die Kasse erstattet Brillen für Kinder nicht, wenn sie älter als zwölf Jahre sind.\n", encoding="utf-8"
+    )
+    with Store(f"sqlite:///{tmp_path / 'n.db'}") as s:
+        ingest_files(s, [docs], IngestOptions(workers=1))
+        (chunk,) = s.iter_chunks(document="note.txt")
+        answer = {
+            "answer": "Es heißt „Die Kasse erstattet Brillen für Kinder, wenn sie älter als zwölf Jahre sind“ [S1].",
+            "sources": {"S1": chunk.chunk_id},
+        }
+        (c,) = verify_answer(s, answer, options=VerifyOptions(log=False)).as_json()["citations"]
+    assert c["passed"] is False
+    assert "pieces" not in c["reason"]
