@@ -18,10 +18,6 @@ POLICIES = ("annotate", "strict", "strip")
 #: Fuzzy thresholds a user may set (scores are 0-100; below 50, unrelated text of the same length
 #: scores as a match).
 THRESHOLD_RANGE = (50.0, 100.0)
-#: The most citations one answer may hold, and the most markers one quote may cite: an answer
-#: beyond either is refused with one line (verification is linear in the answer up to them).
-MAX_CITATIONS = 2000
-MAX_MARKERS = 50
 
 
 @dataclass(frozen=True, slots=True)

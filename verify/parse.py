@@ -6,6 +6,7 @@ quoted spans, or Anthropic-style citation blocks. The format is documented in th
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import re
 from collections.abc import Iterable
@@ -21,6 +22,12 @@ from citeline.verify.errors import InputError
 
 #: Answers larger than this are refused (an answer is a few KB; 5 MB is a mistake, not an answer).
 MAX_ANSWER_BYTES = 5 * 1024 * 1024
+#: The most quotes and markers one answer may hold, and the most markers one marker list may name:
+#: an answer beyond them is refused in one line, before any pairing (verification is linear in the
+#: answer up to them; 10,000 markers after one quote, or 10,000 quotes before one marker, took
+#: minutes and gigabytes before).
+MAX_CITATIONS = 2000
+MAX_MARKERS = 50
 
 # Markers, as models write them: [S1], [1], [S1, S2], [S1; S2], [1][2], 【1】, 【S1】, 【3†source】,
 # full-width ［S1］ and （S1）, a footnote reference [^1], [Source 1] (Quelle, fuente, fonte, 来源), a
@@ -653,6 +660,29 @@ def clause_text(sentence: str, pairing: Pairing, names: tuple[str, ...] = ()) ->
     return _strip_markers(sentence[s:e], names).strip(" ,;:–—-")
 
 
+def _bounded(answer: str, names: tuple[str, ...], name: str) -> None:
+    """Refuse, in one line, an answer with more quotes or markers than one answer may hold, or a
+    marker list longer than one may be (counted in one pass each, before any pairing)."""
+    quotes = sum(1 for _ in itertools.islice(_QUOTED.finditer(answer), MAX_CITATIONS + 1))
+    if quotes > MAX_CITATIONS:
+        raise InputError(f"{name}: more than {MAX_CITATIONS} quotes; at most {MAX_CITATIONS} are checked in one answer")
+    run = total = 0
+    end = -1
+    for m in _syntax(names)[0].finditer(answer):
+        found, _ = _markers_of(m, names)
+        total += len(found)
+        run = run + len(found) if _GROUP_GAP.fullmatch(answer, end, m.start()) and end >= 0 else len(found)
+        end = m.end()
+        if run > MAX_MARKERS:
+            raise InputError(
+                f"{name}: a marker list names more than {MAX_MARKERS} sources; at most {MAX_MARKERS} are checked"
+            )
+        if total > MAX_CITATIONS:
+            raise InputError(
+                f"{name}: more than {MAX_CITATIONS} markers; at most {MAX_CITATIONS} are checked in one answer"
+            )
+
+
 def parse_answer(data: dict[str, Any], *, name: str = "answer", markers: Iterable[str] = ()) -> AnswerInput:
     """Validate the answer document and produce the citations to check. ``markers``: the injected
     marker names, when they are known (those of ``sources`` are): names that are not numbered
@@ -677,6 +707,7 @@ def parse_answer(data: dict[str, Any], *, name: str = "answer", markers: Iterabl
     if context is not None and not isinstance(context, str):
         raise _type_error(name, "context", "a context id string", context)
     names = tuple(dict.fromkeys([*markers, *(sources or {})]))
+    _bounded(answer, names, name)
     lang = answer_language(answer)
     sents = split_sentences(answer, names, lang)
     raw_citations = data.get("citations")
@@ -715,6 +746,10 @@ def parse_answer(data: dict[str, Any], *, name: str = "answer", markers: Iterabl
     else:
         if not isinstance(raw_citations, list):
             raise _type_error(name, "citations", "a list", raw_citations)
+        if len(raw_citations) > MAX_CITATIONS:
+            raise InputError(
+                f"{name}: {len(raw_citations)} citations; at most {MAX_CITATIONS} are checked in one answer"
+            )
         seen: dict[str, int] = {}
         for n, item in enumerate(raw_citations):
             cit = _citation(item, n, name, sents, seen, names)

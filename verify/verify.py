@@ -39,8 +39,8 @@ from citeline.verify.coverage import is_asserting
 from citeline.verify.errors import InputError
 from citeline.verify.lookup import Lookup
 from citeline.verify.match import Match, drift
-from citeline.verify.options import MAX_CITATIONS, POLICIES, VerifyOptions, parse_fail_on
-from citeline.verify.parse import AnswerInput, CitationInput, load_answer, parse_answer, resolve_marker
+from citeline.verify.options import POLICIES, VerifyOptions, parse_fail_on
+from citeline.verify.parse import MAX_CITATIONS, AnswerInput, CitationInput, load_answer, parse_answer, resolve_marker
 from citeline.verify.parse import answer_language as detect_language
 from citeline.verify.quotes import cjk_count, folded_quote, insertions, quote_parts, word_count
 from citeline.verify.report import CitationResult, Report, SentenceResult
