@@ -1,5 +1,6 @@
 """Run the benchmarks: ``python -m benchmarks [extract] [transforms] [ingest] [verify] [report]
-[scale] [calibration] [startup] [fidelity] [ocr] [search]``
+[scale] [calibration] [startup] [fidelity] [ocr] [search]`` (``verify --by-check``: each check of
+verify switched off in turn on the labelled answers)
 (all when none is named), ``python -m benchmarks peers`` in the `bench` environment, ``--help`` for
 this and a line on each. Results go to benchmarks/results/<name>.json and a Markdown summary to
 benchmarks/results/summary.md; the README quotes them."""
@@ -84,6 +85,17 @@ def summary(results: dict[str, dict[str, Any]]) -> str:
             f"**{r['speedup_vs_difflib_same_cases']}x** faster",
             "",
         ]
+    if "verify" in results and "labelled" in results["verify"]:
+        from benchmarks import labelled
+
+        lines += [
+            "Labelled answers (fixtures/answers):",
+            "",
+            *labelled.summary_lines(results["verify"]["labelled"]),
+            "",
+        ]
+        if "by_check" in results["verify"]["labelled"]:
+            lines += [*labelled.by_check_lines(results["verify"]["labelled"]), ""]
     if "report" in results:
         r = results["report"]
         lines += [
@@ -178,6 +190,11 @@ def main(names: list[str]) -> None:
     if any(n in ("-h", "--help") for n in names):
         print(usage())
         return
+    flags = {n for n in names if n.startswith("--")}
+    names = [n for n in names if not n.startswith("--")]
+    unknown_flags = flags - {"--by-check"}
+    if unknown_flags:
+        raise SystemExit(f"unknown option(s): {', '.join(sorted(unknown_flags))} (verify takes --by-check)")
     chosen = names or list(BENCHMARKS)
     if "peers" in chosen:
         from benchmarks import bench_peers
@@ -186,7 +203,10 @@ def main(names: list[str]) -> None:
     unknown = [n for n in chosen if n not in BENCHMARKS]
     if unknown:
         raise SystemExit(f"unknown benchmark(s): {', '.join(unknown)}; choose from {', '.join(BENCHMARKS)}")
-    results = {name: BENCHMARKS[name]() for name in chosen}
+    results = {
+        name: bench_verify.run(by_check="--by-check" in flags) if name == "verify" else BENCHMARKS[name]()
+        for name in chosen
+    }
     for name, data in results.items():
         save(name, data)
     text = summary(results)

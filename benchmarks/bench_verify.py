@@ -1,4 +1,7 @@
-"""Citation verification speed: citations per second in-process (``Verifier.check`` with the store's
+"""Citation verification: its speed, and its verdicts on the labelled answers of fixtures/answers
+(false fails and false passes per half; ``--by-check``: what each named check adds).
+
+Speed: citations per second in-process (``Verifier.check`` with the store's
 lookups cached, as in a RAG request path) on 2,000-character chunks, p50/p99 latency, against the
 common reference approach (a ``difflib.SequenceMatcher`` window sliding over the chunk) on the same
 cases in the same run.
@@ -19,6 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks import labelled
 from benchmarks.common import FIXTURES, section, text_layer_pdfs
 from citeline.batch import IngestOptions, ingest_files
 from citeline.ingest.pipeline import PipelineSettings
@@ -101,7 +105,18 @@ def _round(
     }
 
 
-def run() -> dict[str, Any]:
+def run(*, by_check: bool = False) -> dict[str, Any]:
+    """Speed, then the labelled answers (:mod:`benchmarks.labelled`), each check switched off in
+    turn with ``by_check``."""
+    result = speed()
+    with section("labelled answers (fixtures/answers)" + (", each check off in turn" if by_check else "")):
+        result["labelled"] = labelled.evaluate(by_check=by_check)
+    for line in labelled.summary_lines(result["labelled"]):
+        print("   " + line)
+    return result
+
+
+def speed() -> dict[str, Any]:
     rng = random.Random(7)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "docs"

@@ -20,6 +20,7 @@ listed, so that nobody tunes on it.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import re
 import tempfile
@@ -36,6 +37,7 @@ from benchmarks.common import ROOT
 from citeline.batch import IngestOptions, ingest_files
 from citeline.ingest.pipeline import PipelineSettings
 from citeline.store import Store
+from citeline.verify.checks import CHECKS, DIFFERENCE_RULES, names
 from citeline.verify.parse import marker_key, parse_answer
 from citeline.verify.report import CitationResult
 from citeline.verify.verify import Verifier, VerifyOptions
@@ -192,36 +194,65 @@ def _match(
         yield label, found
 
 
-def evaluate(options: VerifyOptions | None = None) -> dict[str, Any]:
-    """Every labelled answer verified; tallies per half, the tuning half's failures listed."""
+def evaluate(options: VerifyOptions | None = None, *, by_check: bool = False) -> dict[str, Any]:
+    """Every labelled answer verified; tallies per half, the tuning half's failures listed. With
+    ``by_check``, again with each check and difference rule switched off in turn: per half, the
+    false passes each prevents and the false fails each causes (``by_check``)."""
     options = options or VerifyOptions(log=False)
+    with labelled_store() as (store, mapped, changed):
+        outcomes = _outcomes(store, mapped, options)
+        result = _result(outcomes, changed)
+        if by_check:
+            base = result["halves"]
+            table: dict[str, Any] = {}
+            for name in names():
+                off = dataclasses.replace(options, disabled=options.disabled | {name})
+                halves_off = _result(_outcomes(store, mapped, off), changed)["halves"]
+                table[name] = {
+                    h: {
+                        "false_passes_prevented": halves_off[h]["false_passes"] - base[h]["false_passes"],
+                        "false_fails_caused": base[h]["false_fails"] - halves_off[h]["false_fails"],
+                        "contradicts_other_prevented": halves_off[h]["contradicts_other_passed"]
+                        - base[h]["contradicts_other_passed"],
+                    }
+                    for h in base
+                }
+                print(f"   {name:20} {table[name]}", flush=True)
+            result["by_check"] = table
+    return result
+
+
+def _outcomes(store: Store, mapped: dict[str, dict[str, str]], options: VerifyOptions) -> list[Outcome]:
     half_of = halves()
     ctxs = contexts()
     outcomes: list[Outcome] = []
-    with labelled_store() as (store, mapped, changed):
-        verifier = Verifier(store, options)
-        for a in answers():
-            ctx = ctxs[a["context"]]
-            half = ctx["half"]
-            assert all(half_of[s["document"]] == half for s in ctx["sources"]), a["context"]
-            # the injected set as the answer's sources (two sources of a context may now be one chunk)
-            report = verifier.verify(parse_answer({"answer": a["answer"], "sources": mapped[a["context"]]}))
-            for label, r in _match(a["citations"], report.citations):
-                outcomes.append(
-                    Outcome(
-                        a["id"],
-                        half,
-                        label["marker"],
-                        label["quote"],
-                        label["faithful"],
-                        label["kind"],
-                        passed=r.passed if r is not None else not label["faithful"],
-                        status=r.status if r is not None else "not_found_by_verify",
-                        flags=tuple(r.flags) if r is not None else (),
-                        reason=r.reason if r is not None else "",
-                        source=label.get("source", ""),
-                    )
+    verifier = Verifier(store, options)
+    for a in answers():
+        ctx = ctxs[a["context"]]
+        half = ctx["half"]
+        assert all(half_of[s["document"]] == half for s in ctx["sources"]), a["context"]
+        # the injected set as the answer's sources (two sources of a context may now be one chunk)
+        report = verifier.verify(parse_answer({"answer": a["answer"], "sources": mapped[a["context"]]}))
+        for label, r in _match(a["citations"], report.citations):
+            outcomes.append(
+                Outcome(
+                    a["id"],
+                    half,
+                    label["marker"],
+                    label["quote"],
+                    label["faithful"],
+                    label["kind"],
+                    passed=r.passed if r is not None else not label["faithful"],
+                    status=r.status if r is not None else "not_found_by_verify",
+                    flags=tuple(r.flags) if r is not None else (),
+                    reason=r.reason if r is not None else "",
+                    source=label.get("source", ""),
                 )
+            )
+    return outcomes
+
+
+def _result(outcomes: list[Outcome], changed: int) -> dict[str, Any]:
     tallies = {h: Tally() for h in ("tuning", "evaluation")}
     for o in outcomes:
         tallies[o.half].add(o)
@@ -232,6 +263,21 @@ def evaluate(options: VerifyOptions | None = None) -> dict[str, Any]:
         "failures": [o.__dict__ for o in outcomes if o.half == "tuning" and o.wrong],
         "statuses": dict(Counter(o.status for o in outcomes)),
     }
+
+
+def by_check_lines(result: dict[str, Any]) -> Iterable[str]:
+    yield (
+        "| check | flag | tuning: false passes prevented | tuning: false fails caused "
+        "| evaluation: false passes prevented | evaluation: false fails caused |"
+    )
+    yield "|---|---|---|---|---|---|"
+    flags = {c.name: c.flag for c in CHECKS} | {r.name: r.flag or "(altered)" for r in DIFFERENCE_RULES}
+    for name, halves_ in result.get("by_check", {}).items():
+        t, e = halves_["tuning"], halves_["evaluation"]
+        yield (
+            f"| `{name}` | {flags.get(name, '')} | {t['false_passes_prevented']} | {t['false_fails_caused']} | "
+            f"{e['false_passes_prevented']} | {e['false_fails_caused']} |"
+        )
 
 
 def summary_lines(result: dict[str, Any]) -> Iterable[str]:

@@ -18,6 +18,7 @@ from citeline.text import lang as language
 from citeline.text.lang import NONE, Language
 from citeline.text.lexicon import document_language
 from citeline.text.sentences import sentences
+from citeline.verify.claims import clause_break
 from citeline.verify.errors import InputError
 
 #: Answers larger than this are refused (an answer is a few KB; 5 MB is a mistake, not an answer).
@@ -34,14 +35,22 @@ MAX_MARKERS = 50
 # line range after a dagger [S1†L3-L5], a page pinpoint [S1, p. 3], [S1 pp. 3-4], [S1, S. 3],
 # [S1, Seite 3], [S1 第3页], and in parentheses with the S or Source prefix: (S1), (S1, S2).
 _NUMBERED = r"[Ss]?\d+"
+
+
+def _words_of_every_language(field: str) -> str:
+    """Regex alternatives of one kind of marker word, from every language's own list: the syntax of
+    an answer's markers does not depend on the language its sentences are in."""
+    return "|".join(dict.fromkeys(w for lang in language.every() for w in getattr(lang, field)))
+
+
 #: words for a source and for a document before a marker's number ("Source 1", "Quelle 2", "Doc 3")
-_SOURCE_WORDS = r"sources?|src|quellen?|fuentes?|fontes?|fonti|来源|出处"
-_DOCUMENT_WORDS = r"documents?|docs?|dokumente?|documentos?"
+_SOURCE_WORDS = _words_of_every_language("source_words")
+_DOCUMENT_WORDS = _words_of_every_language("document_words")
 _PREFIX = rf"(?:\^|(?i:{_SOURCE_WORDS})\s*[:：]?\s*|(?i:{_DOCUMENT_WORDS})\s*:?\s+)?"
 #: what may follow a marker inside its brackets: a dagger note, or a page pinpoint (groups "page"
 #: and "last", or "page2" and "last2" for the Chinese 第3页)
 _PIN = (
-    r"(?:†[^\]】)］）]*|\s*[,:，]?\s*(?:(?i:pp?\.|pages?|s\.|seiten?|págs?\.|páginas?)\s*(?P<page>\d+)"
+    rf"(?:†[^\]】)］）]*|\s*[,:，]?\s*(?:(?i:{_words_of_every_language('page_words')})\s*(?P<page>\d+)"
     r"(?:\s*[-–]\s*(?P<last>\d+))?|第\s*(?P<page2>\d+)(?:\s*[-–]\s*(?P<last2>\d+))?\s*页))?"
 )
 
@@ -131,14 +140,6 @@ _QUOTED = re.compile(
     # apostrophe inside a word ("aren't") does not end one, and none opens a word ("rock 'n' roll",
     # "the '90s" are no quotes)
     r"|(?<![^\W_])'(" + _TOKEN + r"(?:[ \t]+" + _TOKEN + r")+)'(?![^\W_])"
-)
-#: Where a sentence starts a new clause of its own: a semicolon, a colon, a dash set off by spaces,
-#: or a comma before a coordinating conjunction ("…, and receipts are …"); a comma alone does not
-#: ("not, in any case, reimbursed" is one clause). The one rule for answers and evidence alike.
-CLAUSE_BREAK = re.compile(
-    r";|:\s|\s[—–]\s|,\s+(?:and|but|or|nor|yet|so|while|whereas|instead|und|aber|oder|sondern|et|mais|ou|y|pero|e|ma)"
-    r"(?=\s)",
-    re.IGNORECASE,
 )
 _WORD_IN = re.compile(r"[^\W\d_]{2,}|\d")
 _BRACKETS = re.compile(r"\[[^\]]*\]")
@@ -513,7 +514,7 @@ def _marker_groups(
     return [(s, e, tuple(listed), pages) for s, e, listed, pages in groups]
 
 
-def pair(text: str, names: tuple[str, ...] = (), *, whole: bool = False) -> list[Pairing]:
+def pair(text: str, names: tuple[str, ...] = (), *, whole: bool = False, lang: Language | None = None) -> list[Pairing]:
     """Which quoted span of a sentence goes with which markers. The rules, in order, for each quote:
 
     0. the marker list that ends its text inside the quote marks (``"A [S1]"``);
@@ -526,7 +527,9 @@ def pair(text: str, names: tuple[str, ...] = (), *, whole: bool = False) -> list
     markers. Each marker of a list no quote went to is a citation without a quote. Never every quote
     with every marker. The result is in the order of the sentence. ``names``: the injected markers
     (see :func:`_syntax`). With ``whole`` (a block quote), a sentence without quote marks quotes
-    itself: its text before the markers that end it."""
+    itself: its text before the markers that end it. ``lang``: the answer's language, whose
+    conjunctions after a comma open a clause of its own (by default, the sentence's own)."""
+    breaks = clause_break(lang or answer_language(text))
     quotes = [
         (m.start(), m.end(), next(g for g in m.groups() if g is not None).strip()) for m in _QUOTED.finditer(text)
     ]
@@ -552,7 +555,11 @@ def pair(text: str, names: tuple[str, ...] = (), *, whole: bool = False) -> list
         if choice is None:
             # (not a list that opens the next clause, before the next quote: "[S3] adds that "B"")
             choice = next(
-                (k for k, g in enumerate(groups) if qe <= g[0] < next_q and not _opens_clause(text, qe, g, next_q)),
+                (
+                    k
+                    for k, g in enumerate(groups)
+                    if qe <= g[0] < next_q and not _opens_clause(text, qe, g, next_q, breaks)
+                ),
                 None,
             )
         if choice is None:
@@ -583,12 +590,12 @@ def pair(text: str, names: tuple[str, ...] = (), *, whole: bool = False) -> list
             # (a colon or a dash right before the quote leads into it: what stands before it is the
             # claim's too; a dash with words of a new clause after it breaks: "Benefits start when
             # an employee cannot … — the plan then pays "…"")
-            breaks = [
+            ends = [
                 m.end()
-                for m in CLAUSE_BREAK.finditer(text, clause_start, start)
+                for m in breaks.finditer(text, clause_start, start)
                 if m.group()[0] in ";," or (m.group().strip() in "—–" and _WORDS_AFTER.search(text, m.end(), start))
             ]
-            begin = breaks[-1] if breaks else clause_start
+            begin = ends[-1] if ends else clause_start
             uncited = (clause_start, begin) if begin > clause_start else None
         else:
             begin = min(start, clause_start)
@@ -611,14 +618,16 @@ def pair(text: str, names: tuple[str, ...] = (), *, whole: bool = False) -> list
     return result
 
 
-def _opens_clause(text: str, quote_end: int, group: tuple[int, int, Any, Any], next_quote: int) -> bool:
+def _opens_clause(
+    text: str, quote_end: int, group: tuple[int, int, Any, Any], next_quote: int, breaks: re.Pattern[str]
+) -> bool:
     """A marker list after a clause break that the next quote follows in the same clause: it is
     that quote's ("… "A", while [S3] adds that "B""), not the one before."""
     gs, ge = group[0], group[1]
     return (
         next_quote < len(text)
-        and CLAUSE_BREAK.search(text, quote_end, gs) is not None
-        and CLAUSE_BREAK.search(text, ge, next_quote) is None
+        and breaks.search(text, quote_end, gs) is not None
+        and breaks.search(text, ge, next_quote) is None
     )
 
 
@@ -716,7 +725,7 @@ def parse_answer(data: dict[str, Any], *, name: str = "answer", markers: Iterabl
         for i, sent in enumerate(sents):
             if sent.kind == "reference":
                 continue  # an entry of the answer's list of sources cites nothing
-            pairings = pair(sent.text, names, whole=sent.kind == "quote")
+            pairings = pair(sent.text, names, whole=sent.kind == "quote", lang=lang)
             for p in pairings:
                 # every marker of a list is a citation of its own ("…" [S1][S2]: the quote is checked
                 # against S1's chunk and against S2's, each passing or failing on its own)

@@ -171,9 +171,11 @@ class Language:
     labels: tuple[str, ...] = ()
 
     # -- answers
-    #: words for a source or a document before a marker's number ("Source 1", "Quelle 2")
+    #: words for a source or a document before a marker's number ("Source 1", "Quelle 2"), and for a
+    #: page in a marker's pinpoint ("[S1, p. 3]", "[S1, S. 3]"): regex alternatives
     source_words: tuple[str, ...] = ()
     document_words: tuple[str, ...] = ()
+    page_words: tuple[str, ...] = ()
 
     @cached_property
     def denying(self) -> frozenset[str]:

@@ -127,6 +127,7 @@ LANGUAGE = Language(
     magnitude_suffixes={"mio": 10**6, "mrd": 10**9},
     scale_phrases={r"in tausend|tsd\.|in 1\.000": 1000, r"in mio\.?|in millionen|mio\. ?(?:euro|€)": 10**6},
     labels=("tabelle|abbildung|abb|kapitel|abschnitt|satz|bemerkung|beispiel|seite|formular|anlage|studie",),
+    page_words=(r"s\.", "seiten?"),
     source_words=("quellen?",),
     document_words=("dokumente?",),
 )

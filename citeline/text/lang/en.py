@@ -233,6 +233,7 @@ LANGUAGE = Language(
         "schedule|line|part|version|release|rev|study|experiment|exp|phase|task|stage|condition|round|"
         "session|wave|hypothesis|rq",
     ),
+    page_words=(r"pp?\.", "pages?"),
     source_words=("sources?", "src"),
     document_words=("documents?", "docs?"),
 )

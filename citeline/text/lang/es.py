@@ -83,6 +83,7 @@ LANGUAGE = Language(
     comparatives=words("más menos tan"),
     scale_phrases={r"en miles|miles de": 1000, r"en millones|millones de": 10**6},
     labels=("tabla|figura|capítulo|sección|artículo|ejemplo|formulario|anexo|estudio|página|apartado",),
+    page_words=(r"págs?\.", "páginas?"),
     source_words=("fuentes?",),
     document_words=("documentos?",),
 )

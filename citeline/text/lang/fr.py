@@ -125,6 +125,7 @@ LANGUAGE = Language(
     labels=(
         "tableau|chapitre|théorème|définition|remarque|exemple|formulaire|annexe|étude|expérience|article|diapositive|page",
     ),
+    page_words=(r"p\.", "pages?"),
     source_words=("sources?",),
     document_words=("documents?",),
 )
