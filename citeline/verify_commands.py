@@ -98,6 +98,13 @@ def context(chunk_ids: tuple[str, ...], markers: str | None, allow_superseded: b
     metavar="0-1",
     help="Share of asserting sentences that must carry a citation; strict exits 1 below it (default 0).",
 )
+@click.option(
+    "--disable",
+    "disabled",
+    multiple=True,
+    metavar="CHECK[,CHECK...]",
+    help="Switch off named checks (claim_numbers, quote_negation, ...; the list: docs/verify.md). Repeatable.",
+)
 @click.option("--no-log", is_flag=True, help="Do not record this run in the store.")
 @db_option
 def verify(
@@ -110,6 +117,7 @@ def verify(
     threshold: float | None,
     fail_on: str,
     min_coverage: float,
+    disabled: tuple[str, ...],
     no_log: bool,
 ) -> None:
     """Check the citations of an LLM answer against the store (deterministic, no model call).
@@ -126,6 +134,7 @@ def verify(
     Example:
         citeline verify answer.json --context ctx_8c5dbbaefdffddd4 --format text
         citeline verify answer.json --policy strict -o report.json
+        citeline verify answer.json --disable claim_direction,claim_polarity
     """
     from pathlib import Path
 
@@ -155,6 +164,7 @@ def verify(
             fuzzy_threshold=FUZZY_THRESHOLD if threshold is None else threshold,
             fail_on=parse_fail_on(fail_on),
             min_coverage=min_coverage,
+            disabled=frozenset(n.strip() for v in disabled for n in v.split(",") if n.strip()),
         )
     except InputError as exc:
         raise CommandError(str(exc), EXIT_USAGE) from None

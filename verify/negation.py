@@ -57,6 +57,8 @@ def targets(text: str, lang: Language) -> list[str]:
     clause's end), so that a negation without a word after it denies none here. A contrast ends
     what a negation reaches ("do not have, but could *benefit* from"). In Chinese, the two characters
     after a negation character ("无*违规*", "未经*审计*")."""
+    if lang.reply_no_re is not None:
+        text = lang.reply_no_re.sub(" ", text)  # "No — the plan 'does not cover …'" denies no "plan"
     words = [w.lower() for w in WORD.findall(_plain(text, lang))]
     out = []
     for k, w in enumerate(words):
@@ -102,8 +104,22 @@ def denied_at(text: str, target: str, lang: Language) -> bool | None:
     ]
     if not seen:
         return None
-    denied = [any(lang.denies(w) for w in words[max(0, k - 3) : k]) for k in seen]
+    denied = [_denied_before(words, k, lang) for k in seen]
     return True if all(denied) else False if not any(denied) else None
+
+
+#: How many words before a word a negation may stand and deny it ("does not cover a yearly *dental*
+#: cleaning"), no further than a word that opens a clause or a contrast.
+DENIAL_REACH = 5
+
+
+def _denied_before(words: list[str], k: int, lang: Language) -> bool:
+    for w in reversed(words[max(0, k - DENIAL_REACH) : k]):
+        if lang.denies(w):
+            return True
+        if w in lang.subordinators or w in lang.contrasts:
+            return False  # ("not A or B" denies both; "not X that Y" nothing of Y's clause)
+    return False
 
 
 def sense(word: str, lang: Language) -> str:

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from citeline.text import lang as language
 from citeline.text.lang import NONE, Language
-from citeline.text.lexicon import document_language
+from citeline.text.lexicon import told_language
 from citeline.text.sentences import sentences
 from citeline.verify.claims import clause_break
 from citeline.verify.errors import InputError
@@ -418,8 +418,13 @@ def split_sentences(answer: str, names: tuple[str, ...] = (), lang: Language | N
 def answer_language(answer: str) -> Language:
     """The language an answer is written in, its quotes left out (its claims' own words are read with
     this language's words; the quotes with the cited document's: an English answer may quote a
-    Chinese report at length)."""
-    return language.of(document_language(_QUOTED.sub(" ", answer)))
+    Chinese report at length); where its own words are too few to tell, the whole answer's if it is
+    one of the languages read here (:data:`citeline.text.lang.CODES`), else English."""
+    told = told_language(_QUOTED.sub(" ", answer))
+    if told is None:
+        whole = told_language(answer)
+        told = whole if whole in language.CODES else "en"
+    return language.of(told)
 
 
 def _sentences_in(answer: str, start: int, end: int, names: tuple[str, ...], lang: Language) -> list[Sentence]:

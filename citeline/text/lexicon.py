@@ -67,6 +67,11 @@ def document_language(text: str) -> str:
     """The language (a wordfreq code) whose function words occur most often in ``text``; English
     when none occurs :data:`MIN_HITS` times. Chinese, Japanese or Korean when their characters
     outnumber Latin letters."""
+    return told_language(text) or "en"
+
+
+def told_language(text: str) -> str | None:
+    """:func:`document_language` where the text tells it, ``None`` where it is too short to tell."""
     sample = text[:200_000]
     kana, han, hangul = len(_KANA.findall(sample)), len(_HAN.findall(sample)), len(_HANGUL.findall(sample))
     if 3 * (kana + han + hangul) > len(_LATIN.findall(sample)):  # (a character says about three letters' worth)
@@ -79,7 +84,7 @@ def document_language(text: str) -> str:
     # a short text (a sentence, a claim): two function words of one language, twice as many as English's
     if hits[best] >= SHORT_HITS and hits[best] > 2 * hits["en"]:
         return best
-    return "en"
+    return "en" if hits["en"] >= SHORT_HITS else None
 
 
 @functools.cache

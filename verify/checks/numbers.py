@@ -24,6 +24,9 @@ _CELL_GAP = re.compile(r"\t| {3,}")
 _NUMERIC = re.compile(r"^[\d.,%()+−\-–$€£¥ ]+$")
 #: How many lines above a table row its header and caption are looked for.
 TABLE_REACH = 40
+#: How many paragraphs above a table's header its caption may take (a title, a unit, a period, each
+#: set as a paragraph of its own: "Discharge, cubic feet per second", "WATER YEAR OCTOBER 2003 …").
+CAPTION_PARAGRAPHS = 2
 
 
 def _ocr_words_blanked(said: str, evidence: str) -> str:
@@ -103,13 +106,15 @@ def table_of(text: str, start: int, end: int) -> str:
     numeric = sum(1 for c in row.split() if _NUMERIC.match(c))
     if len(cells) < 3 and numeric < max(2, len(row.split()) // 2):
         return ""
-    above = text[:line_start].split("\n")
+    above = text[:line_start].split("\n")[:-1]  # (the row's own line's start, not a blank line)
     kept: list[str] = []
     blanks = 0
     for line in reversed(above[-TABLE_REACH:]):
         if not line.strip():
-            blanks += 1
-            if blanks > 1:
+            # blank lines between the body's rows are the body's; above the header, they count the
+            # caption's paragraphs
+            blanks += 1 if kept else 0
+            if blanks > CAPTION_PARAGRAPHS:
                 break
         elif not _data_row(line):
             kept.append(line)
@@ -137,8 +142,8 @@ def claim_numbers(e: Evidence) -> str | None:
     """Every number the claim states is stated by the quote's sentence, or by what that sentence
     refers to (its neighbours, its list's lead-in, its heading's year, its table's header)."""
     claim = claimed(e)
-    evidence = given(e, e.sentences)
     cit, text = e.cit, e.chunk.text
+    evidence = given(e, e.sentences)
     counted: tuple[Quantity, ...] = ()
     if cit.uncited:
         # the sentence's uncited clause before the claim: a number of a unit the evidence counts
@@ -215,7 +220,7 @@ def _framing_count(said: str, claim: Numbers, units: set[str | None]) -> bool:
     return any(
         q.text == said
         and not any(ch.isdigit() for ch in q.text)
-        and q.unit not in (FRACTION, TIMES, *_COMPARING)
+        and q.unit not in (FRACTION, TIMES, "count", *_COMPARING)  # (how often is no framing: "twice")
         and all(v <= FRAMING_COUNT for v in q.values)
         and q.unit_key not in units
         for q in claim.quantities

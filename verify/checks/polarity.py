@@ -44,6 +44,10 @@ def _split(e: Evidence, claimed: str) -> tuple[str, str]:
 def _claim_denies(e: Evidence, claimed: str, word: str) -> bool | None:
     """Whether the claim's scope denies ``word`` (True), asserts it (False) or does not say it."""
     own, quoted = _split(e, claimed)
+    if quoted and e.answer.code == e.doc.code:
+        # a quote run into the claim's own words is read with them: "ne couvre pas "un
+        # détartrage …"" denies the quote's word
+        return denied_at(claimed, word, e.doc)
     said = [denied_at(own, word, e.answer)]
     if quoted:
         said.append(denied_at(quoted, word, e.doc))

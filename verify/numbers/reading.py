@@ -314,7 +314,12 @@ class Reader:
         for m in self.fraction_phrase.finditer(text) if self.fraction_phrase is not None else ():
             word = m.group("f")
             if word in self.lang.multipliers:
-                found.append(Quantity(word, frozenset({Decimal(self.lang.multipliers[word])}), TIMES))
+                value = frozenset({Decimal(self.lang.multipliers[word])})
+                if word in self.lang.how_often and not (self.compared and self.compared.match(text, m.end("f"))):
+                    # "at most twice per event": how often, held against the evidence's counts
+                    found.append(Quantity(word, value, "count", self.hedge_before(text, m.start())))
+                else:
+                    found.append(Quantity(word, value, TIMES))
             elif word in self.lang.fractions and (word in halves or m.group("n") or m.group("of")):
                 count = self.spelled.get(m.group("n") or "", 1) or 1
                 said = text[m.start() : m.end("f")].strip()

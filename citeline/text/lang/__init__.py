@@ -64,6 +64,9 @@ class Language:
     not_negations: tuple[str, ...] = ()
     #: negative words that open a hyphen compound without denying ("Never-Ending", "no-fly")
     compound_negations: tuple[str, ...] = ()
+    #: the word that answers a question "no" ("No — the plan 'does not cover …'", "Nein, …"): at a
+    #: sentence's start before a dash or a stop, it replies: the claim denies, but no word after it
+    reply_no: tuple[str, ...] = ()
     #: prefixes that negate the word they start ("un", "in", "non"; Korean 무, 불, 비, 미)
     negating_prefixes: tuple[str, ...] = ()
 
@@ -140,6 +143,9 @@ class Language:
     fractions: dict[str, int] = field(default_factory=dict)
     #: multiplier words ("twice": 2, "doubled": 2)
     multipliers: dict[str, int] = field(default_factory=dict)
+    #: multiplier words that say how often where no comparison follows ("twice per event": two
+    #: times; "twice as many": a multiplier)
+    how_often: frozenset[str] = frozenset()
     #: words counting a fraction ("a", "two", "deux") before a fraction word
     fraction_counts: tuple[str, ...] = ()
     #: words between a fraction and what it is of ("of", "der", "de")
@@ -206,6 +212,15 @@ class Language:
         if self.compound_negations:
             parts.append(rf"\b(?:{'|'.join(self.compound_negations)})-(?!one\b)(?=[^\W\d_])")
         return re.compile("|".join(parts), re.IGNORECASE) if parts else None
+
+    @cached_property
+    def reply_no_re(self) -> re.Pattern[str] | None:
+        """The word answering a question "no" where it replies (see :attr:`reply_no`)."""
+        if not self.reply_no:
+            return None
+        return re.compile(
+            rf"(?:^|(?<=[.?!])\s)\s*(?:{'|'.join(self.reply_no)})(?=\s*(?:[—–,:;!.]|-\s))", re.IGNORECASE | re.MULTILINE
+        )
 
     def denies(self, word: str) -> bool:
         """Whether a (lower-case) word denies a predicate."""

@@ -39,6 +39,7 @@ LANGUAGE = Language(
         """
     ),
     negative_prepositions=words("ohne"),
+    reply_no=("nein",),
     not_negations=("nicht nur|nicht zuletzt", r"nicht un\w+"),
     compound_negations=("nicht", "nie", "niemals", r"kein\w*"),
     negating_prefixes=("un", "miss", "nicht"),

@@ -46,6 +46,7 @@ LANGUAGE = Language(
     ),
     negation_suffixes=("n't",),
     negative_prepositions=words("without"),
+    reply_no=("no",),
     not_negations=(
         "not only|not just|not merely|no doubt|not surprisingly|not least|not unlike|nonetheless|nevertheless",
         r"not un\w+",
@@ -217,6 +218,7 @@ LANGUAGE = Language(
     },
     per=("per", "a", "an", "each", "every"),
     times=words("times"),
+    how_often=words("twice thrice"),
     comparatives=words(
         "more less fewer faster slower higher lower larger smaller greater bigger longer shorter better worse "
         "cheaper costlier heavier wider deeper as the that than over"

@@ -24,6 +24,7 @@ LANGUAGE = Language(
     },
     negations=words("no nunca jamás ningún ninguno ninguna nada nadie sin tampoco ni"),
     negative_prepositions=words("sin"),
+    reply_no=("no",),
     not_negations=(r"no solo|no sólo|no solamente|sin embargo|no obstante|sin duda", r"no in\w+"),
     compound_negations=("no",),
     negating_prefixes=("in", "im", "des", "dis", "anti"),

@@ -29,6 +29,7 @@ LANGUAGE = Language(
     # ("n" is "ne" elided before a vowel: "n'est", "n'a jamais")
     negations=words("ne n pas jamais aucun aucune sans nullement ni rien guère"),
     negative_prepositions=words("sans"),
+    reply_no=("non",),
     not_negations=(
         "non seulement|pas seulement|sans doute|néanmoins",
         # "ne … que" (only), unless a negative word follows in the clause ("ne … pas que")

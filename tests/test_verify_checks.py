@@ -1,0 +1,390 @@
+"""Each named check of verify on its own: cases where it must fire and cases where it must not, on
+real SQLite stores of small documents in several languages; a check that fires is that check
+(switched off, its flag goes), and a check switched off leaves every other decision as it was.
+
+The second half holds one test per kind of misjudgement issue 31 found on answers from writers
+who never saw the rules (table rows, negations in single quotes, brackets and joined hyphens, a
+claim's own words against its quote, a one-character change of meaning, a relative clause that
+carries the negation in English, French, German and Spanish)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from citeline.batch import IngestOptions, ingest_files
+from citeline.cli import cli
+from citeline.store import Store
+from citeline.verify import VerifyOptions, verify_answer
+from citeline.verify.checks import CHECKS, names
+from citeline.verify.errors import InputError
+
+#: One small document a language or shape; each is one chunk.
+DOCUMENTS = {
+    "plan.txt": (
+        "The plan that we offer does not cover a yearly dental cleaning for retirees. A member may attend at "
+        "most one hearing per event. The fee for each hearing is 45 dollars, refunded within 30 days of the "
+        "request. Delays ≤ 5 days are waived. Scores above 0.8 count as a match, and the median score is 0.9. "
+        "Complaints fell sharply after the reform of the Zürich "
+        "office. Staff must not share passwords with contractors. Such use is un-\nlawful in every member "
+        "state. The deposit is non-\nrefundable after the first hear-\ning, and staff may not re-\nissue it.\n"
+    ),
+    # tables as a text file sets them (a line a row: a blank line keeps a line break in the chunk)
+    "checks.txt": (
+        "NICS firearm checks by state: November 2015\n\n"
+        "State Permit Handgun Long Gun Other Multiple Totals\n\n"
+        "Kentucky 264,140 12,155 14,847 254 648 295,891\n\n"
+        "Kansas 1,482 6,051 7,114 393 281 15,321\n"
+    ),
+    "applicants.txt": (
+        "Table 2. Applicants by region (Bürgerämter)\n\n"
+        "Region 2021 2022 2023 2024\n\n"
+        "North 820 760 705 640\n\n"
+        "South 410 410 410 410\n"
+    ),
+    "tarif.txt": (
+        "Der Tarif, den wir anbieten, umfasst keine jährliche Zahnreinigung für Rentner. Die Beiträge "
+        "stiegen 2023 um 4,5 % gegenüber dem Vorjahr.\n"
+    ),
+    "regime.txt": (
+        "Le régime que nous proposons ne couvre pas un détartrage annuel pour les retraités. Les "
+        "cotisations ont augmenté de 4,5 % en 2023.\n"
+    ),
+    "plan_es.txt": (
+        "El plan que ofrecemos no cubre una limpieza dental anual para los jubilados. Las cuotas "
+        "subieron un 4,5 % en 2023.\n"
+    ),
+    "service_ko.txt": "이 서비스는 모든 회원에게 유료로 제공되며 매월 청구됩니다.\n",
+    "plan_zh.txt": "根据第三条规定，该方案可能在明年由市政府全面实施。\n",
+}
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    folder = tmp_path_factory.mktemp("checks")
+    docs = folder / "docs"
+    docs.mkdir()
+    for name, text in DOCUMENTS.items():
+        (docs / name).write_text(text, encoding="utf-8")
+    with Store(f"sqlite:///{folder / 'c.db'}") as s:
+        ingest_files(s, [docs], IngestOptions(workers=1))
+        yield s
+
+
+def chunk(store: Store, uri: str) -> str:
+    (c,) = store.iter_chunks(document=uri)
+    return c.chunk_id
+
+
+def judge(store: Store, uri: str, answer: str, disabled: frozenset[str] = frozenset(), **cit: Any) -> dict[str, Any]:
+    """The one citation of ``answer`` (its marker S1 on ``uri``'s chunk)."""
+    data: dict[str, Any] = {"answer": answer, "sources": {"S1": chunk(store, uri)}}
+    if cit:
+        data["citations"] = [{"marker": "S1", **cit}]
+    (c,) = verify_answer(store, data, options=VerifyOptions(log=False, disabled=disabled)).as_json()["citations"]
+    return c  # type: ignore[no-any-return]
+
+
+def test_every_check_and_rule_has_its_table() -> None:
+    tabled = {case[0] for case in CHECK_CASES} | {case[0] for case in RULE_CASES} | {case[0] for case in TERM_CASES}
+    tabled.add("location")  # test_location_fires_where_the_answer_places_the_quote_elsewhere
+    assert tabled == set(names())
+
+
+# ------------------------------------------------------------------------------------ the checks
+
+#: (check, document, answer, fires); citations given explicitly carry ``required_terms`` etc.
+CHECK_CASES: list[tuple[str, str, str, bool]] = [
+    # claim_numbers: a number of the claim the evidence does not state
+    ("claim_numbers", "plan.txt", 'The fee is 54 dollars: "The fee for each hearing is 45 dollars" [S1].', True),
+    (
+        "claim_numbers",
+        "plan.txt",
+        'Each hearing costs 45 dollars: "The fee for each hearing is 45 dollars" [S1].',
+        False,
+    ),
+    # the row's total backs a claim that quotes part of the row; a figure the table does not state does not
+    (
+        "claim_numbers",
+        "checks.txt",
+        'Kentucky ran 295,891 checks in November 2015: "Kentucky 264,140 12,155 14,847 254 648" [S1].',
+        False,
+    ),
+    (
+        "claim_numbers",
+        "checks.txt",
+        'Kentucky ran 259,891 checks in November 2015: "Kentucky 264,140 12,155 14,847 254 648" [S1].',
+        True,
+    ),
+    (
+        "claim_numbers",
+        "tarif.txt",
+        'Die Beiträge stiegen um 5,5 %: "Die Beiträge stiegen 2023 um 4,5 % gegenüber dem Vorjahr" [S1].',
+        True,
+    ),
+    (
+        "claim_numbers",
+        "tarif.txt",
+        'Die Beiträge stiegen um 4,5 %: "Die Beiträge stiegen 2023 um 4,5 % gegenüber dem Vorjahr" [S1].',
+        False,
+    ),
+    # claim_bounds: a bound against the quote's bound
+    ("claim_bounds", "plan.txt", 'Matches need scores above 0.9: "Scores above 0.8 count as a match" [S1].', True),
+    ("claim_bounds", "plan.txt", 'Matches need scores above 0.8: "Scores above 0.8 count as a match" [S1].', False),
+    # claim_polarity: the claim asserts what the source denies, or denies what it asserts
+    ("claim_polarity", "plan.txt", 'The plan covers "a yearly dental cleaning for retirees" [S1].', True),
+    ("claim_polarity", "plan.txt", 'The plan does not cover "a yearly dental cleaning for retirees" [S1].', False),
+    ("claim_polarity", "regime.txt", 'Le régime couvre "un détartrage annuel pour les retraités" [S1].', True),
+    ("claim_polarity", "regime.txt", 'Le régime ne couvre pas "un détartrage annuel pour les retraités" [S1].', False),
+    # negated_claim: a negation right before the quote, where no target can be held against
+    (
+        "negated_claim",
+        "plan.txt",
+        'The handbook does not say that "a member may attend at most one hearing per event" [S1].',
+        True,
+    ),
+    (
+        "negated_claim",
+        "plan.txt",
+        'The handbook says that "a member may attend at most one hearing per event" [S1].',
+        False,
+    ),
+    # restated_denial: the claim's own words assert what the source denies in other words
+    (
+        "restated_denial",
+        "plan.txt",
+        'Contractors get the staff passwords: "Staff must not share passwords with contractors" [S1].',
+        True,
+    ),
+    (
+        "restated_denial",
+        "plan.txt",
+        'Contractors never get the staff passwords: "Staff must not share passwords with contractors" [S1].',
+        False,
+    ),
+    # claim_direction: a rise said of a fall
+    (
+        "claim_direction",
+        "plan.txt",
+        'Complaints rose after the reform: "Complaints fell sharply after the reform of the Zürich office" [S1].',
+        True,
+    ),
+    (
+        "claim_direction",
+        "plan.txt",
+        'Complaints dropped after the reform: "Complaints fell sharply after the reform of the Zürich office" [S1].',
+        False,
+    ),
+    # row_trend: a rise said of a row whose figures fall under the header's years, or do not change
+    ("row_trend", "applicants.txt", 'Applicants in the North rose every year: "North 820 760 705 640" [S1].', True),
+    ("row_trend", "applicants.txt", 'Applicants in the North fell every year: "North 820 760 705 640" [S1].', False),
+    ("row_trend", "applicants.txt", 'Applicants in the South rose every year: "South 410 410 410 410" [S1].', True),
+]
+
+#: (check, document, answer, required_terms, fires) for checks of what an answer document asks for
+TERM_CASES: list[tuple[str, str, str, list[str], bool]] = [
+    ("required_terms", "plan.txt", "The fee for each hearing is 45 dollars", ["refunded", "30 days"], False),
+    ("required_terms", "plan.txt", "The fee for each hearing is 45 dollars", ["refunded", "60 days"], True),
+    ("required_terms", "tarif.txt", "umfasst keine jährliche Zahnreinigung", ["zahnreinigung fur rentner"], False),
+]
+
+
+@pytest.mark.parametrize(("check", "uri", "answer", "fires"), CHECK_CASES)
+def test_a_check_fires_where_it_must_and_nowhere_else(
+    store: Store, check: str, uri: str, answer: str, fires: bool
+) -> None:
+    flag = next(c.flag for c in CHECKS if c.name == check)
+    on = judge(store, uri, answer)
+    off = judge(store, uri, answer, disabled=frozenset({check}))
+    assert on["status"] == "verified", on["reason"]
+    assert (flag in on["flags"]) is fires, on["reason"]
+    assert on["passed"] is not fires, on["reason"]
+    # switched off, the check's flag goes (it was this check that raised it) and the quote still verifies
+    assert off["status"] == "verified"
+    assert flag not in off["flags"], off["reason"]
+    assert off["passed"], off["reason"]
+
+
+@pytest.mark.parametrize(("check", "uri", "quote", "terms", "fires"), TERM_CASES)
+def test_required_terms_fire_where_a_term_is_missing(
+    store: Store, check: str, uri: str, quote: str, terms: list[str], fires: bool
+) -> None:
+    answer = f'It says "{quote}" [S1].'
+    on = judge(store, uri, answer, quote=quote, required_terms=terms)
+    off = judge(store, uri, answer, disabled=frozenset({check}), quote=quote, required_terms=terms)
+    assert ("missing_terms" in on["flags"]) is fires, on["reason"]
+    assert "missing_terms" not in off["flags"]
+    assert off["passed"]
+
+
+def test_location_fires_where_the_answer_places_the_quote_elsewhere(store: Store) -> None:
+    chunk_id = chunk(store, "plan.txt")
+    text = next(iter(store.iter_chunks(document="plan.txt"))).text
+    quote = "The fee for each hearing is 45 dollars"
+    at = text.index(quote)
+
+    def cited(start: int, disabled: frozenset[str] = frozenset()) -> dict[str, Any]:
+        data = {
+            "content": [
+                {
+                    "type": "text",
+                    "text": "Each hearing costs 45 dollars (Zürich rules).",
+                    "citations": [
+                        {
+                            "type": "char_location",
+                            "document_index": 0,
+                            "cited_text": quote,
+                            "start_char_index": start,
+                            "end_char_index": start + len(quote),
+                        }
+                    ],
+                }
+            ],
+            "documents": [chunk_id],
+        }
+        options = VerifyOptions(log=False, disabled=disabled)
+        (c,) = verify_answer(store, data, options=options).as_json()["citations"]
+        return c  # type: ignore[no-any-return]
+
+    assert cited(at)["flags"] == []
+    assert cited(0)["flags"] == ["location_mismatch"]
+    assert cited(0, frozenset({"location"}))["flags"] == []
+
+
+# ---------------------------------------------------------------------------- the difference rules
+
+#: (rule, document, answer, fires): a quote that differs from the source in a number, a negation or a
+#: symbol is altered; with the rule switched off, the difference is noise (verified_fuzzy)
+RULE_CASES: list[tuple[str, str, str, bool]] = [
+    ("quote_numbers", "plan.txt", 'It says "The fee for each hearing is 46 dollars" [S1].', True),
+    ("quote_numbers", "plan.txt", 'It says "The fee for each hearing is 45 dollars" [S1].', False),
+    ("quote_negation", "plan.txt", 'It says "Staff must share passwords with contractors" [S1].', True),
+    (
+        "quote_negation",
+        "service_ko.txt",
+        '회원은 "이 서비스는 모든 회원에게 무료로 제공되며 매월 청구됩니다" [S1].',
+        True,
+    ),
+    ("quote_negation", "plan_zh.txt", "方案 “该方案不可能在明年由市政府全面实施” [S1]。", True),
+    ("quote_negation", "plan.txt", 'It says "Such use is lawful in every member state" [S1].', True),
+    ("quote_negation", "plan.txt", 'It says "Staff must not share passwrods with contractors" [S1].', False),
+    ("quote_symbols", "plan.txt", 'It says "Delays ≥ 5 days are waived" [S1].', True),
+    ("quote_symbols", "plan.txt", 'It says "Delays ≤ 5 days are waived" [S1].', False),
+]
+
+
+@pytest.mark.parametrize(("rule", "uri", "answer", "fires"), RULE_CASES)
+def test_a_difference_rule_makes_a_quote_altered_and_off_is_noise(
+    store: Store, rule: str, uri: str, answer: str, fires: bool
+) -> None:
+    on = judge(store, uri, answer)
+    off = judge(store, uri, answer, disabled=frozenset({rule}))
+    if fires:
+        assert (on["status"], on["passed"]) == ("quote_altered", False), on["reason"]
+        assert off["status"] == "verified_fuzzy", off["reason"]
+    else:
+        assert on["status"] in ("verified", "verified_fuzzy"), on["reason"]
+        assert on["passed"], on["reason"]
+        assert off["status"] == on["status"]
+
+
+def test_an_unknown_check_is_a_usage_error_of_one_line(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="no check is named 'claim_colour'"):
+        VerifyOptions(disabled=frozenset({"claim_colour"}))
+    answer = tmp_path / "a.json"
+    answer.write_text('{"answer": "x", "sources": {}}', encoding="utf-8")
+    done = CliRunner().invoke(
+        cli, ["--db", f"sqlite:///{tmp_path / 'e.db'}", "verify", str(answer), "--disable", "claim_colour"]
+    )
+    assert done.exit_code == 2
+    assert done.output.startswith("Error: no check is named 'claim_colour' (checks: claim_numbers,")
+    assert done.output.count("\n") == 1
+
+
+def test_disable_on_the_command_line_switches_checks_off(tmp_path: Path, store: Store) -> None:
+    answer = tmp_path / "a.json"
+    answer.write_text(
+        '{"answer": "The plan covers \\"a yearly dental cleaning for retirees\\" [S1]. Complaints rose after '
+        'the reform: \\"Complaints fell sharply after the reform of the Zürich office\\" [S1].", '
+        f'"sources": {{"S1": "{chunk(store, "plan.txt")}"}}}}',
+        encoding="utf-8",
+    )
+    db = ["--db", str(store.url)]
+    import json
+
+    def flags(*extra: str) -> list[list[str]]:
+        done = CliRunner().invoke(cli, [*db, "verify", str(answer), "--no-log", *extra])
+        return [c["flags"] for c in json.loads(done.output)["citations"]]
+
+    assert flags() == [["negation_mismatch"], ["direction_mismatch"]]
+    assert flags("--disable", "claim_polarity,claim_direction") == [[], []]
+    assert flags("--disable", "claim_polarity", "--disable", "claim_direction") == [[], []]
+    assert flags("--disable", "claim_direction") == [["negation_mismatch"], []]
+
+
+# ------------------------------------------------------------------ what issue 31's writers found
+
+#: (document, answer, passed): each kind of misjudgement issue 31 reports, as its writers wrote it
+KINDS: list[tuple[str, str, bool]] = [
+    # a table row's period, unit and total are the table's: its caption, header and row back them
+    (
+        "checks.txt",
+        'Kentucky ran 295,891 checks in November 2015: "Kentucky 264,140 12,155 14,847 254 648" [S1].',
+        True,
+    ),
+    (
+        "checks.txt",
+        'Kentucky ran 295,981 checks in November 2015: "Kentucky 264,140 12,155 14,847 254 648" [S1].',
+        False,
+    ),
+    # a faithful negated quote in single quotes after "No —", with a [bracketed] word, over a
+    # line-break hyphen the cleaner joined
+    (
+        "plan.txt",
+        "Is cleaning covered? No — the plan 'does not cover a yearly dental cleaning for retirees' [S1].",
+        True,
+    ),
+    ("plan.txt", 'The insurer says "[t]he plan that we offer does not cover a yearly dental cleaning" [S1].', True),
+    ("plan.txt", 'Use of this kind is barred: "Such use is unlawful in every member state" [S1].', True),
+    ("plan.txt", "Can staff share passwords? No: 'Staff must not share passwords with contractors' [S1].", True),
+    # a negation reaches over the words it governs ("not cover a yearly dental cleaning")
+    (
+        "plan.txt",
+        'Retirees get no dental cleaning: the plan "does not cover a yearly dental cleaning for retirees" [S1].',
+        True,
+    ),
+    # a claim whose own words contradict its quote's number
+    (
+        "plan.txt",
+        'Members may attend at most twice per event: "A member may attend at most one hearing per event" [S1].',
+        False,
+    ),
+    (
+        "plan.txt",
+        'Members may attend only once per event: "A member may attend at most one hearing per event" [S1].',
+        True,
+    ),
+    ("plan.txt", 'Each hearing costs 54 dollars, as "The fee for each hearing is 45 dollars" [S1].', False),
+    # a relative clause carries the negation: the claim asserts what the source denies, in four languages
+    ("plan.txt", 'The plan covers "a yearly dental cleaning for retirees" [S1].', False),
+    ("plan.txt", 'The plan covers "the yearly dental cleaning for retirees" [S1].', False),
+    ("tarif.txt", 'Der Tarif umfasst "eine jährliche Zahnreinigung für Rentner" [S1].', False),
+    ("tarif.txt", 'Der Tarif umfasst keine "jährliche Zahnreinigung für Rentner" [S1].', True),
+    ("regime.txt", 'Le régime couvre "un détartrage annuel pour les retraités" [S1].', False),
+    ("regime.txt", 'Le régime ne couvre pas "un détartrage annuel pour les retraités" [S1].', True),
+    ("plan_es.txt", 'El plan cubre "una limpieza dental anual para los jubilados" [S1].', False),
+    ("plan_es.txt", 'El plan no cubre "una limpieza dental anual para los jubilados" [S1].', True),
+    # one character that flips meaning is never a typo (Korean 유료 "paid" as 무료 "free")
+    ("service_ko.txt", '회원은 "이 서비스는 모든 회원에게 무료로 제공되며 매월 청구됩니다" [S1].', False),
+    ("service_ko.txt", '회원은 "이 서비스는 모든 회원에게 유료로 제공되며 매월 청구됩니다" [S1].', True),
+]
+
+
+@pytest.mark.parametrize(("uri", "answer", "passed"), KINDS)
+def test_the_kinds_issue_31_found(store: Store, uri: str, answer: str, passed: bool) -> None:
+    c = judge(store, uri, answer)
+    assert c["passed"] is passed, (c["status"], c["flags"], c["reason"])
