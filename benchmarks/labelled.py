@@ -38,7 +38,8 @@ from citeline.batch import IngestOptions, ingest_files
 from citeline.ingest.pipeline import PipelineSettings
 from citeline.store import Store
 from citeline.verify.checks import CHECKS, DIFFERENCE_RULES, names
-from citeline.verify.parse import marker_key, parse_answer
+from citeline.verify.markers import marker_key
+from citeline.verify.parse import parse_answer
 from citeline.verify.report import CitationResult
 from citeline.verify.verify import Verifier, VerifyOptions
 

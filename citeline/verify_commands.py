@@ -142,8 +142,9 @@ def verify(
     from citeline.store.errors import NotFound
     from citeline.verify import VerifyOptions
     from citeline.verify.errors import InputError, VerifyError
+    from citeline.verify.load import load_answer
     from citeline.verify.match import FUZZY_THRESHOLD
-    from citeline.verify.parse import load_answer, parse_answer
+    from citeline.verify.parse import parse_answer
     from citeline.verify.verify import Verifier, parse_fail_on
 
     try:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from citeline.verify.parse import marker_key, pair, parse_answer, resolve_marker
+from citeline.verify.markers import marker_key, resolve_marker
+from citeline.verify.pairing import pair
+from citeline.verify.parse import parse_answer
 
 A = "“A controlled lab study (N=12) showed faster reading”"
 B = "“A field deployment study (N=6) ran for two weeks”"
@@ -225,7 +227,7 @@ def test_pairing_table(sentence: str, expected: list[tuple[tuple[str, ...], str 
     ],
 )
 def test_the_claim_is_the_clause_up_to_the_marker(sentence: str, claims: list[str]) -> None:
-    from citeline.verify.parse import clause_text
+    from citeline.verify.pairing import clause_text
 
     assert [clause_text(sentence, p) for p in pair(sentence)] == claims
 

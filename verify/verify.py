@@ -37,11 +37,13 @@ from citeline.text.lang import Language
 from citeline.verify.checks import Evidence, run_checks
 from citeline.verify.coverage import is_asserting
 from citeline.verify.errors import InputError
+from citeline.verify.load import load_answer
 from citeline.verify.lookup import Lookup
+from citeline.verify.markers import resolve_marker
 from citeline.verify.match import Match, drift
 from citeline.verify.options import POLICIES, VerifyOptions, parse_fail_on
-from citeline.verify.parse import MAX_CITATIONS, AnswerInput, CitationInput, load_answer, parse_answer, resolve_marker
-from citeline.verify.parse import answer_language as detect_language
+from citeline.verify.pairing import answer_language as detect_language
+from citeline.verify.parse import MAX_CITATIONS, AnswerInput, CitationInput, parse_answer
 from citeline.verify.quotes import cjk_count, folded_quote, insertions, quote_parts, word_count
 from citeline.verify.report import CitationResult, Report, SentenceResult
 from citeline.verify.resolve import document_json, found, resolve

@@ -27,7 +27,8 @@ from citeline.store.store import Store
 from citeline.text.geometry import Box
 from citeline.text.offsets import Normalized
 from citeline.verify.errors import InputError
-from citeline.verify.parse import MAX_ANSWER_BYTES, load_answer, parse_answer
+from citeline.verify.load import MAX_ANSWER_BYTES, load_answer
+from citeline.verify.parse import parse_answer
 from citeline.verify.verify import Verifier, VerifyOptions
 
 _log = logging.getLogger("citeline.serve")
