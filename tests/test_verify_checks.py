@@ -58,6 +58,11 @@ DOCUMENTS = {
         "El plan que ofrecemos no cubre una limpieza dental anual para los jubilados. Las cuotas "
         "subieron un 4,5 % en 2023.\n"
     ),
+    "norm.txt": (
+        "Die Norm DIN 1450 regelt die Leserlichkeit von Beschriftungen. Sie gilt seit Jahren in allen "
+        "Ämtern. Schriften müssen auch aus der Ferne klar lesbar sein.\n"
+    ),
+    "revenue.txt": "Revenue of the Zürich office rose to 0.47, 0.72 and 0.93 billion francs in 2021, 2022 and 2023.\n",
     "service_ko.txt": "이 서비스는 모든 회원에게 유료로 제공되며 매월 청구됩니다.\n",
     "plan_zh.txt": "根据第三条规定，该方案可能在明年由市政府全面实施。\n",
 }
@@ -131,6 +136,23 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         "tarif.txt",
         'Die Beiträge stiegen um 4,5 %: "Die Beiträge stiegen 2023 um 4,5 % gegenüber dem Vorjahr" [S1].',
         False,
+    ),
+    # a number the claim names something by, as the document names it elsewhere, is a name, not a
+    # figure of the quote's; a name the document never writes is not
+    ("claim_numbers", "norm.txt", 'Nach DIN 1450 "Schriften müssen auch aus der Ferne klar lesbar sein" [S1].', False),
+    ("claim_numbers", "norm.txt", 'Nach DIN 1451 "Schriften müssen auch aus der Ferne klar lesbar sein" [S1].', True),
+    # a list of numbers shares the scale word of its last
+    (
+        "claim_numbers",
+        "revenue.txt",
+        'It made 720 million francs in 2022: "rose to 0.47, 0.72 and 0.93 billion francs" [S1].',
+        False,
+    ),
+    (
+        "claim_numbers",
+        "revenue.txt",
+        'It made 270 million francs in 2022: "rose to 0.47, 0.72 and 0.93 billion francs" [S1].',
+        True,
     ),
     # claim_bounds: a bound against the quote's bound
     ("claim_bounds", "plan.txt", 'Matches need scores above 0.9: "Scores above 0.8 count as a match" [S1].', True),

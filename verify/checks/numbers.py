@@ -196,6 +196,10 @@ def claim_numbers(e: Evidence) -> str | None:
         stated = set(absent) - set(unbacked(claim, given(e, text), unstated_ok=False))
         absent = [t for t in absent if t not in stated or not _year_or_date(t, claim)]
     if absent:
+        # a number the claim names something by, as the document names it ("NIST SP 800-223",
+        # "arrests under 18", "the 2007 Tax Table"): a name, not a quantity of the quote's
+        absent = [t for t in absent if not _named_in_document(e, t, claim)]
+    if absent:
         # a small count in words is the answer's own framing ("the two main architectures", "five
         # entries") unless the evidence counts the same thing otherwise
         counted_units: set[str | None] = {q.unit_key for q in evidence.quantities}
@@ -205,6 +209,32 @@ def claim_numbers(e: Evidence) -> str | None:
     absent = list(dict.fromkeys(absent))
     verb = "is" if len(absent) == 1 else "are"
     return f"the claim's {', '.join(absent)} {verb} not in the quote's sentence"
+
+
+_NAME_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def _named_in_document(e: Evidence, said: str, claim: Numbers) -> bool:
+    """Whether the claim writes ``said`` with a word beside it ("SP 800", "under 18", "2007 Tax")
+    that the document writes beside it too, in any of its chunks. A quantity with a unit, a
+    currency or a percent sign is an amount, not a name ("within 45 days", "90 %")."""
+    if not e.cit.claim or not any(ch.isdigit() for ch in said):
+        return False
+    if any(q.text == said and (q.unit or q.currency or q.kind) for q in claim.quantities):
+        return False
+    said_in = fold(e.cit.claim).text
+    phrases = []
+    for m in re.finditer(rf"(?<![\w.,]){re.escape(said)}(?![\w]|[.,]\d)", said_in):
+        before = _NAME_WORD.findall(said_in[max(0, m.start() - 30) : m.start()])
+        after = _NAME_WORD.match(said_in[m.end() :].lstrip(" -"))
+        if before and said_in[m.start() - 1 : m.start()] == " ":
+            phrases.append(f"{before[-1]} {said}")
+        if after is not None and said_in[m.end() : m.end() + 1] in (" ", "-"):
+            phrases.append(f"{said} {after.group()}")
+    if not phrases:
+        return False
+    pattern = re.compile("|".join(rf"(?<![\w.,]){re.escape(p)}(?!\w)" for p in phrases))
+    return any(pattern.search(fold(t).text) for t in [e.chunk.text, *e.document()])
 
 
 #: The largest count in words that is the answer's own framing rather than a figure it cites.

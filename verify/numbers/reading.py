@@ -401,9 +401,33 @@ def numbers(folded: str, lang: Language | str, *, claim: bool) -> Numbers:
         text = _CODE_DIGITS.sub(lambda m: " " * len(m.group()), text)
     dates, text = r.read_dates(text)
     ratios, text = r.ratios(text, claim=claim)
-    quantities = [r.quantity(m, text) for m in r.number.finditer(text)]
+    found = list(r.number.finditer(text))
+    quantities = _shared_scales([r.quantity(m, text) for m in found], found, text)
     quantities += r.spelled_numbers(text, claim=claim) + _chinese(text, claim=claim) + ratios
     return Numbers(tuple(q for q in quantities if q.values), tuple(dates))
+
+
+#: What joins the numbers of one list: a comma, an enumeration comma, "and" in a language read here.
+_LIST_JOIN = re.compile(r"\s*(?:[,、，]|\b(?:and|und|et|y|e)\b|和|及)\s*")
+
+
+def _shared_scales(quantities: list[Quantity], found: list[re.Match[str]], text: str) -> list[Quantity]:
+    """A list of numbers whose last has a scale word has it for each ("0.47, 0.72 and 0.93 billion",
+    "4.7、7.2、9.3 亿"): each gets the scaled value too, and the last's unit."""
+    out = list(quantities)
+    for k in range(len(out) - 2, -1, -1):
+        nxt = out[k + 1]
+        q = out[k]
+        if (
+            nxt.scale == 1
+            or q.scale != 1
+            or not q.values
+            or not _LIST_JOIN.fullmatch(text, found[k].end(), found[k + 1].start())
+        ):
+            continue
+        scaled = frozenset({*q.values, *((v * nxt.scale).normalize() + 0 for v in q.values)})
+        out[k] = Quantity(q.text, scaled, nxt.unit, q.hedge, nxt.scale, q.currency or nxt.currency, q.period, nxt.kind)
+    return out
 
 
 def _twenty_four(m: re.Match[str], lang: str) -> str:
