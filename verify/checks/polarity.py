@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from citeline.text.lang import CODES
+from citeline.text.lang import CODES, Language
 from citeline.verify.checks import Check, Evidence
 from citeline.verify.claims import claim_scope, is_condition, list_item, scope_around, without
 from citeline.verify.negation import WORD, denied_at, negated, restates_denied, says_less, targets
@@ -66,6 +66,28 @@ def _answer_lead(e: Evidence) -> str:
     return lead if led else ""
 
 
+def lead_denies(lead: str, lang: Language) -> bool:
+    """Whether a list's lead-in denies its items ("Do not count the following days:"): its own
+    clause holds a negation. A negation inside a clause of its own ("for which a PO Box cannot be
+    used, use the following address:", "Explain why the patient cannot sign:") denies no item, and
+    a lead-in that opens a condition ("If either 1 or 2 below applies, you do not have to …") has
+    conditions for items, not what it denies."""
+    if not lead or not negated(lead, lang):
+        return False
+    words = [w.lower() for w in WORD.findall(lead)]
+    if any(w in lang.conditionals for w in words):
+        return False
+    if not lang.subordinators:
+        return True
+    boundary = "" if lang.unspaced else r"\b"
+    subordinate = re.compile(
+        rf"{boundary}(?:{'|'.join(map(re.escape, sorted(lang.subordinators, key=len, reverse=True)))})"
+        rf"{boundary}[^,;:.]*",
+        re.IGNORECASE,
+    )
+    return negated(subordinate.sub(" ", lead), lang)
+
+
 def claim_polarity(e: Evidence) -> str | None:
     """The claim does not assert what a negation of its evidence denies, nor deny what its evidence
     asserts: each negation of the source's scope is held against its target in the claim (and the
@@ -83,7 +105,7 @@ def claim_polarity(e: Evidence) -> str | None:
             return f"the claim asserts {word!r}, which the source denies"
     own, _ = _split(e, claimed)
     claim_negated = negated(own, e.answer) or negated(lead, e.answer)
-    if e.lead and negated(e.lead, e.doc) and not claim_negated:
+    if lead_denies(e.lead, e.doc) and not claim_negated:
         return "the source's list lead-in denies its items, the claim does not"
     if claim_negated and says_less(own, scope, e.answer):
         return None

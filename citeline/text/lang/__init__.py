@@ -123,6 +123,13 @@ class Language:
     up: frozenset[str] = frozenset()
     #: words of a fall, decline or a smaller amount ("decrease", "lower", "fell")
     down: frozenset[str] = frozenset()
+    #: a table column header's words for the later of two periods ("current period", 本期, 期末余额)
+    #: and for the earlier ("prior year", 上期, 期初余额): which of a row's two figures is the later
+    period_current: tuple[str, ...] = ()
+    period_prior: tuple[str, ...] = ()
+    #: words of a quantity that is better when smaller, so that it "narrows" as the figure rises
+    #: ("loss", "deficit", 亏损): a claim about one is not read for a row's direction
+    shortfall_quantities: frozenset[str] = frozenset()
 
     # -- numbers
     #: number words 0-19 in order (the first is zero)

@@ -128,6 +128,25 @@ LANGUAGE = Language(
         halved contract contracted diminish diminished
         """
     ),
+    period_current=(
+        "current period",
+        "current year",
+        "this period",
+        "this year",
+        "end of period",
+        "end of year",
+        "year-end",
+    ),
+    period_prior=(
+        "prior period",
+        "prior year",
+        "previous period",
+        "previous year",
+        "last year",
+        "beginning of period",
+        "beginning of year",
+    ),
+    shortfall_quantities=words("loss losses deficit deficits shortfall"),
     units=tuple(
         "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
         "seventeen eighteen nineteen".split()
