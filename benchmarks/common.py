@@ -125,7 +125,8 @@ def flatten_figures(data: dict[str, Any], prefix: str = "", depth: int = 1) -> d
 def write_summary(name: str, data: dict[str, Any], folder: Path | None = None) -> Path:
     """Replace ``summary/<name>.json`` with this run's figures: a figure is replaced when it is measured
     again. A figure's ``label`` and ``target`` in the summary it replaces are kept (they are written by
-    hand: the run knows its keys, not what they are held against)."""
+    hand: the run knows its keys, not what they are held against); its ``note`` and ``measured`` are
+    not (they speak of the figure replaced)."""
     folder = folder or SUMMARIES
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.json"

@@ -164,7 +164,7 @@ def test_a_run_replaces_its_summary_and_keeps_labels_and_targets(tmp_path: Path)
         "title": "Vérification",
         "source": "README before the docs move",
         "figures": [
-            {"name": "p99_ms", "label": "p99 par citation, ms", "value": 3.89, "target": "< 2"},
+            {"name": "p99_ms", "label": "p99 par citation, ms", "value": 3.89, "target": "< 2", "note": "nuit"},
             {"name": "gone", "label": "a figure this run does not measure", "value": 1},
         ],
     }
@@ -196,10 +196,15 @@ def test_the_hook_renders_one_table_per_summary_in_order(tmp_path: Path) -> None
         doc = {"benchmark": name, "title": f"Titre {name}", "source": "README before the docs move"}
         doc |= {"machine": {"date": "2026-12-03", "cpus": 2}, "figures": [{"name": "a", "value": figure}]}
         (tmp_path / f"{name}.json").write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    noted = {"benchmark": "ocr", "figures": [{"name": "b", "label": "Genève", "value": 1.17, "note": "23 pages"}]}
+    noted["figures"][0] |= {"target": "≥ 1.0x", "measured": "2026-12-02"}
+    (tmp_path / "ocr.json").write_text(json.dumps(noted, ensure_ascii=False), encoding="utf-8")
     text = h.render(tmp_path)
-    assert text.index("### Titre extract") < text.index("### Titre search")  # ORDER, not the file names
+    assert text.index("### Titre extract") < text.index("### ocr") < text.index("### Titre search")  # ORDER
     assert "| a | 4.6x \\| behind |" in text
-    assert "measured 2026-12-03 on 2 CPUs · source: README before the docs move" in text
+    assert "| Genève | 1.17 (23 pages; 2026-12-02) | ≥ 1.0x |" in text
+    assert "`python -m benchmarks ocr` · date not recorded, this project's machine · source: unknown" in text
+    assert "measured 2026-12-03, 2 CPUs · source: README before the docs move" in text
 
 
 def test_the_hook_names_a_broken_summary(tmp_path: Path) -> None:

@@ -64,13 +64,13 @@ def load(path: Path) -> dict[str, Any]:
 def table(name: str, data: dict[str, Any]) -> str:
     """The Markdown of one benchmark: a heading, where the figures come from, then what | figure | target."""
     machine = data.get("machine") or {}
-    date = machine.get("date", "undated")
+    when = f"measured {machine['date']}" if machine.get("date") else "date not recorded"
     where = f"{machine['cpus']} CPUs" if machine.get("cpus") else "this project's machine"
     python = f", Python {machine['python']}" if machine.get("python") else ""
     lines = [
         f"### {data.get('title', name)}",
         "",
-        f"`python -m benchmarks {name}` · measured {date} on {where}{python} · source: {data.get('source', 'unknown')}",
+        f"`python -m benchmarks {name}` · {when}, {where}{python} · source: {data.get('source', 'unknown')}",
         "",
     ]
     figures = data["figures"]
@@ -79,8 +79,10 @@ def table(name: str, data: dict[str, Any]) -> str:
     with_target = any("target" in f for f in figures)
     lines += ["| what | figure | target |" if with_target else "| what | figure |"]
     lines += ["|---|---|---|" if with_target else "|---|---|"]
-    for f in figures:
-        figure = _cell(f["value"]) + (f" ({_cell(f['measured'])})" if "measured" in f else "")
+    # the figures held against a target first, then those described, then the rest (in the run's order)
+    for f in sorted(figures, key=lambda f: ("target" not in f, "label" not in f)):
+        aside = "; ".join(_cell(f[k]) for k in ("note", "measured") if k in f)
+        figure = _cell(f["value"]) + (f" ({aside})" if aside else "")
         row = [_cell(f.get("label", f["name"])), figure]
         if with_target:
             row.append(_cell(f.get("target", "")))
