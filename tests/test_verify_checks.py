@@ -213,6 +213,31 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
     ("row_trend", "applicants.txt", 'Applicants in the North rose every year: "North 820 760 705 640" [S1].', True),
     ("row_trend", "applicants.txt", 'Applicants in the North fell every year: "North 820 760 705 640" [S1].', False),
     ("row_trend", "applicants.txt", 'Applicants in the South rose every year: "South 410 410 410 410" [S1].', True),
+    # denied_beside: a statement of the claim's own, set off from a quote that denies, holds no negation
+    (
+        "denied_beside",
+        "plan.txt",
+        'Retirees get a yearly cleaning from the plan: "does not cover a yearly dental cleaning for retirees" [S1].',
+        True,
+    ),
+    (
+        "denied_beside",
+        "regime.txt",
+        'The French plan gives every retiree in Zürich a yearly cleaning at the dentist: "ne couvre pas un détartrage annuel pour les retraités" [S1].',
+        True,
+    ),
+    (
+        "denied_beside",
+        "plan.txt",
+        'The plan excludes cleanings for retirees: "does not cover a yearly dental cleaning for retirees" [S1].',
+        False,
+    ),
+    (
+        "denied_beside",
+        "plan.txt",
+        'Retirees get no cleaning from the plan: "does not cover a yearly dental cleaning for retirees" [S1].',
+        False,
+    ),
     # row_change: a rise or fall said of a row of two periods, against the later figure and the earlier
     ("row_change", "bilan.txt", 'Other receivables fell sharply: "其他应收款 18,267,606.14 3,123,072.43" [S1].', True),
     ("row_change", "bilan.txt", 'Other receivables rose sharply: "其他应收款 18,267,606.14 3,123,072.43" [S1].', False),
@@ -237,8 +262,11 @@ def test_a_check_fires_where_it_must_and_nowhere_else(
     store: Store, check: str, uri: str, answer: str, fires: bool
 ) -> None:
     flag = next(c.flag for c in CHECKS if c.name == check)
-    on = judge(store, uri, answer)
-    off = judge(store, uri, answer, disabled=frozenset({check}))
+    # where it must fire, on its own: the other checks that raise the same flag are off (two checks
+    # may both see one misreading); where it must not, no check raises its flag
+    others = frozenset(c.name for c in CHECKS if c.flag == flag and c.name != check) if fires else frozenset()
+    on = judge(store, uri, answer, disabled=others)
+    off = judge(store, uri, answer, disabled=others | {check})
     assert on["status"] == "verified", on["reason"]
     assert (flag in on["flags"]) is fires, on["reason"]
     assert on["passed"] is not fires, on["reason"]

@@ -119,6 +119,8 @@ class Language:
     shortfall: frozenset[str] = frozenset()
     #: words that say "less" in a positive sentence ("limited", "few")
     less: frozenset[str] = frozenset()
+    #: words that say a thing stays as it was ("remains", "unchanged", "intact"): a denied change
+    unchanged: frozenset[str] = frozenset()
     #: words of a rise, growth or a larger amount ("increase", "higher", "rose")
     up: frozenset[str] = frozenset()
     #: words of a fall, decline or a smaller amount ("decrease", "lower", "fell")
