@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 import click
 
 from citeline._version import __version__
+from citeline.kinds import DEFAULT_OCR_MODE, OCR_MODES, OcrMode
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -130,8 +131,8 @@ def ocr_options(f: F) -> F:
     @click.option(
         "--ocr",
         "ocr_mode",
-        type=click.Choice(["auto", "off", "force"]),
-        default="auto",
+        type=click.Choice(OCR_MODES),
+        default=DEFAULT_OCR_MODE,
         show_default=True,
         help="auto: OCR pages without a usable text layer (and images); force: every page; off: none.",
     )
@@ -144,7 +145,7 @@ def ocr_options(f: F) -> F:
     )
     @click.option("--ocr-dpi", type=click.IntRange(50, 1200), default=300, show_default=True, help="Render dpi.")
     @functools.wraps(f)
-    def wrapper(*args: Any, ocr_mode: str, ocr_lang: str, ocr_dpi: int, **kwargs: Any) -> Any:
+    def wrapper(*args: Any, ocr_mode: OcrMode, ocr_lang: str, ocr_dpi: int, **kwargs: Any) -> Any:
         from citeline.ingest.extract.ocr import OcrSettings
 
         try:

@@ -18,6 +18,15 @@ from citeline.app import (
     open_store,
     verbose_option,
 )
+from citeline.kinds import (
+    DEFAULT_EXECUTOR,
+    DEFAULT_EXTRACTOR,
+    EXECUTORS,
+    EXTRACTORS,
+    OUTCOME_STATUSES,
+    Executor,
+    Extractor,
+)
 from citeline.output import Progress, dumps, printable, table
 
 # ----------------------------------------------------------------------------- ingest
@@ -28,8 +37,8 @@ from citeline.output import Progress, dumps, printable, table
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=None, help="Worker processes (default: CPUs).")
 @click.option(
     "--extractor",
-    type=click.Choice(["auto", "pdfplumber", "pdfium"]),
-    default="auto",
+    type=click.Choice(EXTRACTORS),
+    default=DEFAULT_EXTRACTOR,
     show_default=True,
     help="PDF backend; auto = pdfplumber. Other formats always use their own reader.",
 )
@@ -60,8 +69,8 @@ from citeline.output import Progress, dumps, printable, table
 )
 @click.option(
     "--executor",
-    type=click.Choice(["local", "dask"]),
-    default="local",
+    type=click.Choice(EXECUTORS),
+    default=DEFAULT_EXECUTOR,
     show_default=True,
     help="local: worker processes here; dask: a Dask cluster (see --scheduler).",
 )
@@ -79,7 +88,7 @@ from citeline.output import Progress, dumps, printable, table
 def ingest(
     paths: tuple[str, ...],
     workers: int | None,
-    extractor: str,
+    extractor: Extractor,
     globs: tuple[str, ...],
     password: str | None,
     reprocess: bool,
@@ -87,7 +96,7 @@ def ingest(
     chunk_size: int,
     chunk_overlap: int,
     chunk_unit: str,
-    executor: str,
+    executor: Executor,
     scheduler: str | None,
     allow_failures: bool,
     quiet: bool,
@@ -160,18 +169,8 @@ def ingest(
     counts = summary.counts()
     click.echo(
         table(
-            ["added", "updated", "skipped", "failed", "pages", "chunks", "seconds"],
-            [
-                [
-                    counts["added"],
-                    counts["updated"],
-                    counts["skipped"],
-                    counts["failed"],
-                    counts["pages"],
-                    counts["chunks"],
-                    f"{summary.seconds:.2f}",
-                ]
-            ],
+            [*OUTCOME_STATUSES, "pages", "chunks", "seconds"],
+            [[*(counts[s] for s in OUTCOME_STATUSES), counts["pages"], counts["chunks"], f"{summary.seconds:.2f}"]],
         )
     )
     failed = [o for o in summary.outcomes if o.status == "failed"]

@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from citeline.app import cli, db_option, errors_as_messages, ocr_options, open_store
+from citeline.kinds import DEFAULT_EXTRACTOR, EXTRACTORS, Extractor
 from citeline.output import csv_text, dumps, table
 
 # ----------------------------------------------------------------------------- reads
@@ -227,12 +228,12 @@ def sql(query: str, fmt: str, timeout: float) -> None:
 
 @cli.command()
 @click.argument("path", type=click.Path(exists=False))
-@click.option("--extractor", type=click.Choice(["auto", "pdfplumber", "pdfium"]), default="auto", show_default=True)
+@click.option("--extractor", type=click.Choice(EXTRACTORS), default=DEFAULT_EXTRACTOR, show_default=True)
 @click.option("--password", default=None, help="Password for encrypted PDFs.")
 @click.option("--cleaned", is_flag=True, help="Print the cleaned text instead of the raw stream.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @ocr_options
-def extract(path: str, extractor: str, password: str | None, cleaned: bool, fmt: str, ocr: Any) -> None:
+def extract(path: str, extractor: Extractor, password: str | None, cleaned: bool, fmt: str, ocr: Any) -> None:
     """Extract one file and print its raw stream (or cleaned text); nothing is stored.
 
     Pages without a usable text layer, and images (PNG, JPEG, TIFF), are read by OCR (--ocr).

@@ -23,6 +23,7 @@ from citeline.ingest.extract import Extraction, Limits, SourceFile, extract_sour
 from citeline.ingest.extract.layout.settings import LAYOUT_VERSION
 from citeline.ingest.extract.model import pages_of
 from citeline.ingest.extract.ocr import OcrSettings
+from citeline.kinds import DEFAULT_EXTRACTOR, Extractor
 from citeline.text import lang as language
 from citeline.text import lexicon
 from citeline.text.offsets import OffsetMap
@@ -33,7 +34,7 @@ class PipelineSettings:
     """Everything that changes what a file turns into. Its fingerprint is stored with each version;
     a file whose fingerprint differs is re-processed only when asked (``--reprocess``)."""
 
-    extractor: str = "auto"
+    extractor: Extractor = DEFAULT_EXTRACTOR
     clean: CleanSettings = field(default_factory=CleanSettings)
     chunk_target: int = DEFAULT_TARGET
     chunk_overlap: int = DEFAULT_OVERLAP

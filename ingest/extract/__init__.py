@@ -25,11 +25,9 @@ from citeline.ingest.extract.files import (
     sniff_format,
 )
 from citeline.ingest.extract.model import Element, Extraction, Page, Problem
-from citeline.ingest.extract.ocr import OCR_MODES, OcrSettings
+from citeline.ingest.extract.ocr import OcrSettings
+from citeline.kinds import DEFAULT_EXTRACTOR, EXTRACTORS, OCR_MODES, Extractor, member
 from citeline.text.geometry import Box, Geometry, Line
-
-#: Values of ``--extractor``. ``auto`` picks by format: pdfplumber for PDFs.
-EXTRACTORS = ("auto", "pdfplumber", "pdfium")
 
 __all__ = [
     "EXTRACTORS",
@@ -37,6 +35,7 @@ __all__ = [
     "Box",
     "Element",
     "Extraction",
+    "Extractor",
     "Geometry",
     "Limits",
     "Line",
@@ -55,7 +54,7 @@ __all__ = [
 def extract(
     path: str | os.PathLike[str],
     *,
-    extractor: str = "auto",
+    extractor: Extractor = DEFAULT_EXTRACTOR,
     password: str | None = None,
     limits: Limits = Limits(),
     fallback: bool = True,
@@ -75,7 +74,7 @@ def extract(
 def extract_source(
     source: SourceFile,
     *,
-    extractor: str = "auto",
+    extractor: Extractor = DEFAULT_EXTRACTOR,
     password: str | None = None,
     limits: Limits = Limits(),
     fallback: bool = True,
@@ -89,8 +88,7 @@ def extract_source(
     which pages Tesseract reads (default: those without a usable text layer), and images are read
     by it page by page.
     """
-    if extractor not in EXTRACTORS:
-        raise ValueError(f"extractor must be one of {', '.join(EXTRACTORS)}, not {extractor!r}")
+    member(extractor, EXTRACTORS, "extractor")
     fmt = source.format
     if fmt == PDF:
         from citeline.ingest.extract.pdf import extract_pdfium, extract_pdfplumber
