@@ -157,6 +157,32 @@ def ocr_options(f: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def layout_option(f: F) -> F:
+    """``--layout KEY=VALUE`` (repeatable; ingest and extract), handed on as ``layout``: the
+    layout engine's :class:`~citeline.ingest.extract.layout.LayoutSettings`."""
+
+    @click.option(
+        "--layout",
+        "layout_pairs",
+        multiple=True,
+        metavar="KEY=VALUE",
+        help="Set a layout engine threshold, e.g. min_gutter=8 (points) or space_gap=0.2 (em); repeatable. "
+        "Other values than the defaults enter the settings hash.",
+    )
+    @functools.wraps(f)
+    def wrapper(*args: Any, layout_pairs: tuple[str, ...], **kwargs: Any) -> Any:
+        from citeline.ingest.errors import LayoutSettingError
+        from citeline.ingest.extract.layout.settings import LayoutSettings
+
+        try:
+            layout = LayoutSettings.from_pairs(layout_pairs)
+        except LayoutSettingError as exc:
+            raise CommandError(f"--layout: {exc}", EXIT_USAGE) from None
+        return f(*args, layout=layout, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
 def open_store(*, migrate: bool = True) -> Any:
     from citeline.store import Store
 

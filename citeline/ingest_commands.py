@@ -14,6 +14,7 @@ from citeline.app import (
     cli,
     db_option,
     errors_as_messages,
+    layout_option,
     ocr_options,
     open_store,
     verbose_option,
@@ -83,6 +84,7 @@ from citeline.output import Progress, dumps, printable, table
 @click.option("--allow-failures", is_flag=True, help="Exit 0 even when some files failed.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
 @ocr_options
+@layout_option
 @verbose_option
 @db_option
 def ingest(
@@ -101,6 +103,7 @@ def ingest(
     allow_failures: bool,
     quiet: bool,
     ocr: Any,
+    layout: Any,
 ) -> None:
     """Index files and folders (recursively) into the store.
 
@@ -112,6 +115,7 @@ def ingest(
     \b
     Example:
         citeline ingest fixtures/
+        citeline ingest papers/ --layout min_gutter=8 --layout space_gap=0.2
         citeline --db postgresql+psycopg://user@host/db ingest /corpus --workers 8 --glob '*.pdf'
         citeline --db postgresql+psycopg://user@db/citeline ingest /shared/corpus \\
             --executor dask --scheduler tcp://10.0.0.5:8786
@@ -132,6 +136,7 @@ def ingest(
         chunk_overlap=chunk_overlap,
         chunk_unit=chunk_unit,  # type: ignore[arg-type]
         ocr=ocr,
+        layout=layout,
     )
     options = IngestOptions(
         settings=settings,

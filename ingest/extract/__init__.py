@@ -24,6 +24,7 @@ from citeline.ingest.extract.files import (
     sha256_file,
     sniff_format,
 )
+from citeline.ingest.extract.layout.settings import DEFAULT_SETTINGS, LayoutSettings
 from citeline.ingest.extract.model import Element, Extraction, Page, Problem
 from citeline.ingest.extract.ocr import OcrSettings
 from citeline.kinds import DEFAULT_EXTRACTOR, EXTRACTORS, OCR_MODES, Extractor, member
@@ -59,6 +60,7 @@ def extract(
     limits: Limits = Limits(),
     fallback: bool = True,
     ocr: OcrSettings = OcrSettings(),
+    layout: LayoutSettings = DEFAULT_SETTINGS,
 ) -> Extraction:
     """Extract one file in this process. For batches, see :mod:`citeline.ingest.isolate`."""
     return extract_source(
@@ -68,6 +70,7 @@ def extract(
         limits=limits,
         fallback=fallback,
         ocr=ocr,
+        layout=layout,
     )
 
 
@@ -79,6 +82,7 @@ def extract_source(
     limits: Limits = Limits(),
     fallback: bool = True,
     ocr: OcrSettings = OcrSettings(),
+    layout: LayoutSettings = DEFAULT_SETTINGS,
 ) -> Extraction:
     """Run the backend for an already-read file.
 
@@ -86,7 +90,7 @@ def extract_source(
     always use their own reader. With ``fallback`` (the default), a PDF that pdfminer cannot parse
     is retried with pdfium, and the result carries a ``fallback`` problem saying so. ``ocr`` says
     which pages Tesseract reads (default: those without a usable text layer), and images are read
-    by it page by page.
+    by it page by page. ``layout`` holds the layout engine's thresholds for PDF pages.
     """
     member(extractor, EXTRACTORS, "extractor")
     fmt = source.format
@@ -94,14 +98,14 @@ def extract_source(
         from citeline.ingest.extract.pdf import extract_pdfium, extract_pdfplumber
 
         if extractor == "pdfium":
-            return extract_pdfium(source, password=password, limits=limits, ocr=ocr)
+            return extract_pdfium(source, password=password, limits=limits, ocr=ocr, layout=layout)
         try:
-            return extract_pdfplumber(source, password=password, limits=limits, ocr=ocr)
+            return extract_pdfplumber(source, password=password, limits=limits, ocr=ocr, layout=layout)
         except CorruptFile as first:
             if not fallback:
                 raise
             try:
-                result = extract_pdfium(source, password=password, limits=limits, ocr=ocr)
+                result = extract_pdfium(source, password=password, limits=limits, ocr=ocr, layout=layout)
             except ExtractionError:
                 raise first from None
             note = Problem("fallback", (), f"pdfplumber failed ({first.detail}); extracted with pdfium")
