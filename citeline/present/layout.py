@@ -59,10 +59,22 @@ class LayoutPicture:
 
     def summary(self) -> str:
         furniture = sum(1 for ln in self.lines if ln.kind in FURNITURE_KINDS)
-        return (
-            f"page {self.page}: {self.glyphs} glyphs, {len(self.lines)} lines, {len(self.trace.columns)} columns or "
-            f"sections, {len(self.trace.gutters)} gutters, {len(self.trace.blocks)} blocks, {furniture} furniture lines"
-        )
+        counts = [
+            (self.glyphs, "glyph"),
+            (len(self.lines), "line"),
+            (len(self.trace.columns), "column or section"),
+            (len(self.trace.gutters), "gutter"),
+            (len(self.trace.blocks), "block"),
+            (furniture, "furniture line"),
+        ]
+        said = ", ".join(f"{n:,} {_plural(n, what)}" for n, what in counts)
+        return f"page {self.page} ({self.width:g} x {self.height:g} pt at scale {self.scale:g}): {said}"
+
+
+def _plural(n: int, what: str) -> str:
+    if n == 1:
+        return what
+    return "columns or sections" if what == "column or section" else f"{what}s"
 
 
 def debug_layout(

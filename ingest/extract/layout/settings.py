@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
 
 from citeline.ingest.errors import LayoutSettingError
 
@@ -135,7 +136,7 @@ class LayoutSettings:
     def from_pairs(cls, pairs: Iterable[str], base: LayoutSettings | None = None) -> LayoutSettings:
         """``base`` (default: the defaults) with ``KEY=VALUE`` pairs applied, as ``--layout`` gives
         them (``min_gutter=8``); the last of two pairs for one key wins."""
-        changes: dict[str, float | int] = {}
+        changes: dict[str, Any] = {}  # each value checked by __post_init__
         known = {f.name: f for f in fields(cls)}
         for pair in pairs:
             key, sep, text = pair.partition("=")
@@ -153,7 +154,8 @@ class LayoutSettings:
             if not whole and not math.isfinite(number):
                 raise LayoutSettingError(f"layout setting {key}={text!r} is not a finite number")
             changes[key] = number
-        return replace(base or DEFAULT_SETTINGS, **changes)
+        base = base or DEFAULT_SETTINGS
+        return replace(base, **changes) if changes else base
 
 
 #: The bounds of each setting, both included: a value outside them is refused. They are wide (a
