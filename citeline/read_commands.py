@@ -274,7 +274,7 @@ def extract(
     """Extract one file and print its raw stream (or cleaned text); nothing is stored.
 
     Pages without a usable text layer, and images (PNG, JPEG, TIFF), are read by OCR (--ocr).
-    --layout KEY=VALUE sets a layout engine threshold (the settings and their bounds: docs).
+    --layout KEY=VALUE sets a layout engine threshold (an unknown KEY lists them all).
     --debug-layout OUT.png draws what the layout engine decided on one page instead: glyph boxes
     (grey), lines (blue), columns and sections (green), gutters (red), blocks (orange) and
     furniture (purple), with a legend.

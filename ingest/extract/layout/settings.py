@@ -59,13 +59,14 @@ class LayoutSettings:
     cell_gap: float = 1.5
 
     # blocks: columns and sections
-    #: a gutter is at least this wide (points) and leaves this share of the glyphs on each side
+    #: a gutter is at least this wide (points) ...
     min_gutter: float = 5.0
+    #: ... and leaves at least this share of the glyphs on each side ...
     min_side_share: float = 0.15
-    #: ... or at least this many lines (a short last column)
+    #: ... or at least this many lines (a short last column) (lines)
     min_side_lines: int = 8
     #: inside a frame no rule crosses (a diagram's, a boxed definition's), this many lines make a
-    #: side: a diagram's boxes hold a few lines each
+    #: side: a diagram's boxes hold a few lines each (lines)
     frame_side_lines: int = 3
     #: at most this share of the glyphs may cross a gutter (titles, full-width lines)
     max_spanning_share: float = 0.4
@@ -79,13 +80,14 @@ class LayoutSettings:
     #: ... unless at most this share of the shorter side's pieces shares a baseline with the other
     #: side: two columns of short lines (an index), where a table's cells line up in rows
     max_row_share: float = 0.6
-    #: ... or when one side runs a paragraph beside a table: this many lines running on into each other,
-    #: each of at least this many words
+    #: ... or when one side runs a paragraph beside a table: this many lines running on into each other
+    #: (lines) ...
     paragraph_lines: int = 3
+    #: ... each of at least this many words (words)
     paragraph_words: int = 8
 
     # margin furniture
-    #: at least this many numbers in a margin column make it a column of line numbers
+    #: at least this many numbers in a margin column make it a column of line numbers (numbers)
     min_line_numbers: int = 5
     #: footnotes: trailing lines of a column in type at most this size of the column's body
     footnote_size: float = 0.92
