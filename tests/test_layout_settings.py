@@ -145,12 +145,18 @@ def test_ingest_layout_option_enters_the_stored_settings(tmp_path: Path, two_col
 
     assert ingest() == [("added", None)]
     assert ingest("--layout", "min_gutter=5") == [("skipped", "unchanged")]  # the default, spelt out
-    assert ingest("--layout", "min_gutter=8") == [("skipped", "settings_changed")]
-    assert ingest("--layout", "min_gutter=8", "--reprocess")[0][0] in ("added", "updated")
+    assert ingest("--layout", "min_gutter=60") == [("skipped", "settings_changed")]
+    assert ingest("--layout", "min_gutter=60", "--reprocess")[0][0] in ("added", "updated")
     with sqlite3.connect(tmp_path / "c.db") as con:
         hashes = [h for (h,) in con.execute("SELECT settings_hash FROM ingestion_runs ORDER BY id")]
+        versions = con.execute("SELECT settings_json, raw_text FROM document_versions ORDER BY id").fetchall()
     assert hashes[0] == hashes[1] == "bec22e8703334324"
     assert hashes[2] == hashes[3] != hashes[0]
+    # the workers laid the page out with the setting: a gutter narrower than 60 points is no gutter
+    (_, before), (settings, after) = versions
+    assert '"layout": {"min_gutter": 60.0, "version": 10}' in settings
+    assert before.split("\n")[0].startswith("Die Gemeinde Überlingen")
+    assert before.split("\n")[30] in after.split("\n")[0]
 
 
 @pytest.mark.parametrize("command", ["ingest", "extract"])
