@@ -223,7 +223,8 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
     (
         "denied_beside",
         "regime.txt",
-        'The French plan gives every retiree in Zürich a yearly cleaning at the dentist: "ne couvre pas un détartrage annuel pour les retraités" [S1].',
+        "The French plan gives every retiree in Zürich a yearly cleaning at the dentist: "
+        '"ne couvre pas un détartrage annuel pour les retraités" [S1].',
         True,
     ),
     (

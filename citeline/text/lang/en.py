@@ -109,7 +109,9 @@ LANGUAGE = Language(
         "demon show shows",
     ),
     shortfall=words("lack lacks lacked lacking unable"),
-    unchanged=words("remain remains remained stay stays stayed leave leaves unchanged unaltered intact same steady constant"),
+    unchanged=words(
+        "remain remains remained stay stays stayed leave leaves unchanged unaltered intact same steady constant"
+    ),
     less=words("limited few little insufficient inadequate scarce poor weak lacking short lower less"),
     up=words(
         """
