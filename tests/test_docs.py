@@ -246,3 +246,14 @@ def test_mkdocs_build_strict_passes_and_the_cli_page_lists_every_command_and_opt
     assert "benchmark-tables" not in bench  # the marker was replaced by the tables
     assert "README before the docs move" in bench
     assert "≥ 8x" in bench
+
+
+def test_the_verify_guide_lists_every_named_check_with_its_flag() -> None:
+    from citeline.verify.checks import CHECKS, DIFFERENCE_RULES
+
+    guide = (ROOT / "docs" / "guide" / "verify.md").read_text(encoding="utf-8")
+    for c in CHECKS:
+        assert f"| `{c.name}` | `{c.flag}` |" in guide, c.name
+        assert c.summary in guide, c.name
+    for r in DIFFERENCE_RULES:
+        assert f"| `{r.name}` |" in guide, r.name

@@ -223,7 +223,7 @@ CHECKS = (
         "negation_mismatch",
         frozenset(CODES),
         denied_beside,
-        "a claim's own statement beside its quote holds a negation or a negative word when the quote denies",
+        "a claim's own statement beside a quote that denies holds a negation or a negative word (answers in English)",
     ),
     Check(
         "claim_polarity",
