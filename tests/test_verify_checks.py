@@ -71,6 +71,11 @@ DOCUMENTS = {
     ),
     "umsatz.txt": "Umsatz nach Filiale (Tsd. €)\n\nFiliale 2019 2018\n\nZürich 1,250 1,410\n",
     "changes.txt": "Änderungen der Posten\n\n预付款项 2,436,695.05 1,878,311.93 29.73%\n",
+    # a tax table's rows chain their ranges: a row states every amount inside its range
+    "tax.txt": (
+        "2007 Tax Table (Zürich office copy)\n\nAt least But less than Your tax is\n\n"
+        "1,100 1,125 111\n\n1,125 1,150 114\n\n1,150 1,175 116\n"
+    ),
     "service_ko.txt": "이 서비스는 모든 회원에게 유료로 제공되며 매월 청구됩니다.\n",
     "plan_zh.txt": "根据第三条规定，该方案可能在明年由市政府全面实施。\n",
 }
@@ -239,6 +244,12 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         'Retirees get no cleaning from the plan: "does not cover a yearly dental cleaning for retirees" [S1].',
         False,
     ),
+    # claim_numbers: an amount inside the range a chained row opens with is the row's; a number with a
+    # word that measures nothing, as the document writes it, is a name ("the 2007 Tax Table")
+    ("claim_numbers", "tax.txt", 'An income of $1,130 owes $114 in Zürich: "1,125 1,150 114" [S1].', False),
+    ("claim_numbers", "tax.txt", 'An income of $1,190 owes $114 in Zürich: "1,125 1,150 114" [S1].', True),
+    ("claim_numbers", "tax.txt", 'The 2007 Tax Table gives $114 for Zürich: "1,125 1,150 114" [S1].', False),
+    ("claim_numbers", "tax.txt", 'The 2008 Tax Table gives $114 for Zürich: "1,125 1,150 114" [S1].', True),
     # row_change: a rise or fall said of a row of two periods, against the later figure and the earlier
     ("row_change", "bilan.txt", 'Other receivables fell sharply: "其他应收款 18,267,606.14 3,123,072.43" [S1].', True),
     ("row_change", "bilan.txt", 'Other receivables rose sharply: "其他应收款 18,267,606.14 3,123,072.43" [S1].', False),
