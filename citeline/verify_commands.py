@@ -142,14 +142,14 @@ def verify(
     from citeline.store.errors import NotFound
     from citeline.verify import VerifyOptions
     from citeline.verify.errors import InputError, VerifyError
-    from citeline.verify.load import load_answer
+    from citeline.verify.load import load_answer, read_bounded
     from citeline.verify.match import FUZZY_THRESHOLD
     from citeline.verify.parse import parse_answer
     from citeline.verify.verify import Verifier, parse_fail_on
 
     try:
         if answer == "-":
-            data = load_answer(sys.stdin.buffer.read(), name="<stdin>")
+            data = load_answer(read_bounded(sys.stdin.buffer, "<stdin>"), name="<stdin>")
             name = "<stdin>"
         else:
             path = Path(answer)
