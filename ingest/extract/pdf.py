@@ -292,7 +292,7 @@ def extract_pdfium(
     import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_c
 
-    from citeline.ingest.extract.guards import check_forms
+    from citeline.ingest.extract.guards import PageFlood, check_forms
     from citeline.ingest.extract.pdfium_glyphs import pdfium_page
 
     check_forms(source.path, source.data)  # pdfium expands forms as it loads a page, without bound
@@ -334,6 +334,8 @@ def extract_pdfium(
         result = assemble(source, pages(doc), extractor="pdfium", version=_pdfium_version(), limits=limits)
     except ExtractionError:
         raise
+    except PageFlood as exc:
+        raise TooLarge(source.path, str(exc)) from None
     except pdfium.PdfiumError as exc:
         raise _pdfium_error(source.path, exc) from None
     finally:
