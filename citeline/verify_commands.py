@@ -367,8 +367,8 @@ def highlight(
             )
             if version is None:
                 raise CommandError(f"Document {uri!r} has no version {number or '(current)'}")
-            end = raw_range.end
-            if end > 0 and not store.raw_text(version.version_id, Original(end - 1, end)):
+            last = raw_range.end
+            if last > 0 and not store.raw_text(version.version_id, Original(last - 1, last)):
                 raise CommandError(f"--range {span!r}: offsets beyond the text of {uri}", EXIT_USAGE)
             version_id, boxes = version.version_id, store.boxes(version.version_id, [raw_range])
             what = f"{uri} [{raw_range.start}, {raw_range.end})"
@@ -402,5 +402,5 @@ def highlight(
                 )
             images = [renderer.png(version_id, p, boxes) for p in pages]
     Path(output).write_bytes(images[0] if len(images) == 1 else stack_png(images))
-    listed = ", ".join(map(str, pages))
+    listed = ", ".join(map(str, pages)) if len(pages) <= 10 else _ranges(pages)
     click.echo(f"Wrote {output}: {what}, page{'s' if len(pages) > 1 else ''} {listed}, {len(boxes)} box(es).")

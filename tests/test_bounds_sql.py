@@ -83,3 +83,14 @@ def test_sqlite_bounds_one_value(indexed: str) -> None:  # noqa: F811
     assert code == 0, err
     assert "1000000" in out
     assert "ü" in out
+
+
+def test_escape_sequences_never_reach_the_terminal_raw(reader: str) -> None:  # noqa: F811
+    esc = "chr(27)" if reader.startswith("postgresql") else "char(27)"
+    bell = "chr(7)" if reader.startswith("postgresql") else "char(7)"
+    query = f"SELECT {esc} || '[2J' || {esc} || ']0;pwned' || {bell} || 'Grüße' AS name"
+    code, out, err = run("--db", reader, "sql", query)
+    assert code == 0, err
+    assert "\x1b" not in out
+    assert "\x07" not in out
+    assert "\\x1b[2J\\x1b]0;pwned\\x07Grüße" in out

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import socket
+import threading
 import time
 from pathlib import Path
 from urllib.parse import urlencode
@@ -88,3 +90,54 @@ def test_serve_refuses_the_audits_answers_fast(served: Served, shape: str, refus
     assert status == 400
     assert f"answer: {refusal}".encode() in body
     assert served.runs() == 0
+
+
+def test_a_slow_client_is_dropped_at_the_request_deadline(served: Served) -> None:  # noqa: F811
+    """A byte every second satisfies the socket timeout; the request deadline still ends it."""
+    from citeline.present.web import make_server
+
+    server = make_server(served.store, "127.0.0.1", 0, socket_timeout=2.0, request_timeout=3.0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        port = server.server_address[1]
+        started = time.monotonic()
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            sock.sendall(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Grüße: ".encode())
+            closed = False
+            while time.monotonic() - started < 8 and not closed:
+                try:
+                    sock.sendall(b"a")
+                    sock.settimeout(1.0)
+                    closed = sock.recv(1024) == b""
+                except TimeoutError:
+                    continue
+                except OSError:
+                    closed = True
+        assert closed
+        assert time.monotonic() - started < 6
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_client_that_leaves_early_prints_no_traceback(
+    served: Served,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from citeline.present.web import make_server
+
+    server = make_server(served.store, "127.0.0.1", 0)
+    try:
+        try:
+            raise BrokenPipeError(32, "Broken pipe: der Client ist weg")
+        except BrokenPipeError:
+            server.handle_error(None, ("127.0.0.1", 1))
+        assert capsys.readouterr().err == ""
+        try:
+            raise ValueError("ein echter Fehler")
+        except ValueError:
+            server.handle_error(None, ("127.0.0.1", 1))
+        assert "ein echter Fehler" in capsys.readouterr().err  # our own bugs are still shown
+    finally:
+        server.server_close()
