@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 
@@ -94,3 +95,53 @@ def test_escape_sequences_never_reach_the_terminal_raw(reader: str) -> None:  # 
     assert "\x1b" not in out
     assert "\x07" not in out
     assert "\\x1b[2J\\x1b]0;pwned\\x07Grüße" in out
+
+
+def test_a_huge_query_is_searched_by_its_first_words_fast(indexed: str) -> None:  # noqa: F811
+    """A 15,000-word phrase: 'stack depth limit exceeded' on PostgreSQL; a 1 MB query: 249 s on SQLite."""
+    from citeline.store import Store
+
+    with Store(indexed, migrate=False) as store:
+        chunk = next(c for c in store.iter_chunks() if any(ord(ch) > 127 for ch in c.text))
+    words = chunk.text.split()[:6]
+    phrase = '"' + " ".join(words + ["Überlänge"] * 15_000) + '"'
+    started = time.monotonic()
+    code, out, err = run("--db", indexed, "search", phrase)
+    assert code == 0, err
+    assert time.monotonic() - started < 10
+    assert "stack depth" not in out + err
+    megabyte = " ".join([*words, *(f"wört{i}" for i in range(120_000))])
+    assert len(megabyte) > 1_000_000
+    started = time.monotonic()
+    code, out, err = run("--db", indexed, "search", megabyte)
+    assert code == 0, err
+    assert time.monotonic() - started < 15
+    code, out, err = run("--db", indexed, "search", " ".join(words))
+    assert code == 0, err
+    assert chunk.chunk_id in out
+
+
+@pytest.mark.parametrize(
+    ("glob", "found"),
+    [
+        ("[!a-z]*", ["Übersicht.txt"]),  # matched on SQLite only before
+        ("[^a-z]*", ["Übersicht.txt"]),
+        ("[a-z]*", ["bericht.txt"]),
+        ("b?richt.txt", ["bericht.txt"]),
+        ("*.txt", ["bericht.txt", "Übersicht.txt"]),
+        ("*[", []),
+        ("100%*", []),
+    ],
+)
+def test_document_globs_match_alike_on_both_databases(db_url: str, tmp_path: Path, glob: str, found: list[str]) -> None:
+    from citeline.batch import IngestOptions, ingest_files
+    from citeline.store import Store
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in ("bericht.txt", "Übersicht.txt"):
+        (docs / name).write_text(f"{name}: die Quartalszahlen für Zürich.\n", encoding="utf-8")
+    with Store(db_url) as store:
+        ingest_files(store, [docs], IngestOptions(workers=1))
+        hits = store.search("Quartalszahlen", k=8, document=glob)
+    assert sorted(h.document for h in hits) == sorted(found)
