@@ -138,3 +138,46 @@ def test_max_memory_values_are_checked(tmp_path: Path, value: str, message: str)
     run = citeline("--db", f"sqlite:///{tmp_path / 'm.db'}", "ingest", str(tmp_path), "--max-memory", value)
     assert run.code == 2
     assert run.stderr.strip() == f"Error: --max-memory {message} of at least 256M (like 2G or 800M)"
+
+
+def docx_over_memory(path: Path, megabytes: int) -> None:
+    """A valid DOCX (made by python-docx) whose body holds ``megabytes`` MB of paragraphs: under the
+    unzipped limit, so only the worker's memory cap stops it."""
+    import docx
+
+    made = io.BytesIO()
+    document = docx.Document()
+    document.add_paragraph("Grüße aus Zürich")
+    document.save(made)
+    with zipfile.ZipFile(made) as src, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as out:
+        head, tail = src.read("word/document.xml").decode().split("<w:body>", 1)
+        for item in src.infolist():
+            if item.filename != "word/document.xml":
+                out.writestr(item, src.read(item.filename))
+        with out.open("word/document.xml", "w", force_zip64=True) as body:
+            body.write((head + "<w:body>").encode())
+            piece = ("<w:p><w:r><w:t>Grüße aus Zürich, ein Absatz.</w:t></w:r></w:p>" * 5000).encode()
+            for _ in range((megabytes << 20) // len(piece)):
+                body.write(piece)
+            body.write(tail.encode())
+
+
+def test_a_file_over_the_memory_cap_fails_and_the_rest_is_indexed(tmp_path: Path) -> None:
+    """Under --max-memory 700M a PDF and a text file are indexed (the file is read in pieces, not
+    into a buffer of the 1 GiB file limit), and a DOCX needing more fails in one line."""
+    from tests.conftest import PDF_FIXTURES
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    docx_over_memory(docs / "schwer.docx", 300)
+    (docs / "ordinary.txt").write_text("Grüße aus Zürich: ein gewöhnliches Dokument.\n", encoding="utf-8")
+    (docs / "handbook.pdf").write_bytes((PDF_FIXTURES / "policy_handbook.pdf").read_bytes())
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    run = citeline("--db", url, "ingest", str(docs), "--max-memory", "700M", "--workers", "1")
+    assert run.code == 1, run.stderr
+    failed = [line for line in (run.stdout + run.stderr).splitlines() if line.startswith("failed: ")]
+    assert failed == [
+        f"failed: {docs / 'schwer.docx'}: needed more than the 700 MB memory cap per worker (--max-memory)"
+    ]
+    assert "ordinary.txt" in citeline("--db", url, "search", "gewöhnliches").stdout
+    assert "handbook.pdf" in citeline("--db", url, "search", "reimbursed").stdout

@@ -176,7 +176,14 @@ def read_source(path: str | os.PathLike[str], *, limits: Limits = Limits()) -> S
         if size > limits.max_file_bytes:
             raise TooLarge(p, f"file is {size:,} bytes, above the limit of {limits.max_file_bytes:,}")
         try:
-            data = fh.read(limits.max_file_bytes + 1)
+            # the size it has, then what it grew by in pieces: read(limit + 1) would ask for a
+            # buffer of the whole limit (1 GiB) at once, which a worker's memory cap refuses
+            data = fh.read(size + 1)
+            while len(data) > size and len(data) <= limits.max_file_bytes:
+                more = fh.read(1 << 20)
+                if not more:
+                    break
+                data += more
         except OSError as exc:
             raise FileUnreadable(p, f"cannot read file ({exc.strerror or exc})") from None
     if len(data) > limits.max_file_bytes:  # it grew while read

@@ -259,8 +259,8 @@ def extract_pdfplumber(
         with pdfplumber.open(io.BytesIO(source.data), password=password or "") as pdf:
             _check_page_count(source, len(pdf.pages), limits)
             return assemble(source, pages(pdf), extractor="pdfplumber", version=pdfplumber.__version__, limits=limits)
-    except ExtractionError:
-        raise
+    except (ExtractionError, MemoryError):
+        raise  # a MemoryError is the worker's memory cap, not a damaged file: the pool says so
     except (PdfminerException, Exception) as exc:  # pdfminer raises many unrelated types on damaged files
         capped = too_large(exc)
         if capped is not None:
