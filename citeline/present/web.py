@@ -361,10 +361,16 @@ def make_server(
 
         def setup(self) -> None:
             super().setup()
-            # the whole request within request_timeout: past it the socket is shut, the read ends
+            self._deadline = threading.Timer(0, lambda: None)
+
+        def handle_one_request(self) -> None:
+            # each request (a kept-alive connection's next one too) within request_timeout: past it
+            # the socket is shut and the read ends
+            self._deadline.cancel()
             self._deadline = threading.Timer(request_timeout, self._expire)
             self._deadline.daemon = True
             self._deadline.start()
+            super().handle_one_request()
 
         def _expire(self) -> None:
             with contextlib.suppress(OSError):
