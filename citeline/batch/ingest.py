@@ -22,6 +22,7 @@ from citeline.batch.outcomes import FileOutcome, SourceRef, outcome_of_error, ou
 from citeline.ingest.extract.files import Limits, default_max_memory, sha256_file
 from citeline.ingest.isolate import IsolatedPool
 from citeline.ingest.pipeline import FileTask, PipelineSettings, ProcessedDocument, run_task
+from citeline.kinds import DEFAULT_EXECUTOR, EXECUTORS, OUTCOME_STATUSES, Executor, OutcomeStatus, RunStatus, member
 from citeline.store.store import Store
 
 #: Modules every ingest worker needs: imported once by the forkserver, not once per worker.
@@ -55,7 +56,7 @@ class IngestOptions:
     password: str | None = None
     reprocess: bool = False
     limits: Limits = field(default_factory=Limits)
-    executor: str = "local"  # local (a process pool on this machine) or dask
+    executor: Executor = DEFAULT_EXECUTOR  # local (a process pool on this machine) or dask
     scheduler: str | None = None  # dask: tcp://host:8786 of an existing cluster (default: a local one)
 
 
@@ -66,7 +67,7 @@ class IngestSummary:
     outcomes: list[FileOutcome] = field(default_factory=list)
     seconds: float = 0.0
 
-    def count(self, status: str) -> int:
+    def count(self, status: OutcomeStatus) -> int:
         return sum(1 for o in self.outcomes if o.status == status)
 
     @property
@@ -78,14 +79,8 @@ class IngestSummary:
         return sum(o.chunks for o in self.outcomes if o.status in ("added", "updated"))
 
     def counts(self) -> dict[str, int]:
-        return {
-            "added": self.count("added"),
-            "updated": self.count("updated"),
-            "skipped": self.count("skipped"),
-            "failed": self.count("failed"),
-            "pages": self.pages,
-            "chunks": self.chunks,
-        }
+        by_status: dict[str, int] = {status: self.count(status) for status in OUTCOME_STATUSES}
+        return {**by_status, "pages": self.pages, "chunks": self.chunks}
 
 
 ProgressCallback = Callable[[FileOutcome, int, int], None]  # (outcome, done, total)
@@ -148,8 +143,7 @@ def ingest_files(
     progress: ProgressCallback | None = None,
 ) -> IngestSummary:
     """Ingest every file under ``paths`` into ``store``; see the module docstring."""
-    if options.executor not in ("local", "dask"):
-        raise ValueError(f"executor must be 'local' or 'dask', not {options.executor!r}")
+    member(options.executor, EXECUTORS, "executor")
     started = time.perf_counter()
     refs = discover(paths, options.globs)
     settings_hash = options.settings.fingerprint()
@@ -174,7 +168,7 @@ def ingest_files(
         if progress is not None:
             progress(outcome, len(summary.outcomes), summary.total)
 
-    status = "completed"
+    status: RunStatus = "completed"
     duplicates: dict[str, str] = {}  # path -> URI of a document with the same content
 
     def noted(outcome: FileOutcome) -> None:

@@ -10,6 +10,7 @@ from citeline.ingest.errors import ExtractionError, ExtractorCrashed, TimedOut, 
 from citeline.ingest.extract.files import Limits
 from citeline.ingest.isolate import OverMemory, TaskTimeout, WorkerDied
 from citeline.ingest.pipeline import ProcessedDocument
+from citeline.kinds import OUTCOME_STATUSES, OutcomeStatus, member
 from citeline.store.store import Store
 
 log = logging.getLogger("citeline.ingest")
@@ -25,7 +26,7 @@ class SourceRef:
 class FileOutcome:
     path: str
     uri: str
-    status: str  # added, updated, skipped, failed
+    status: OutcomeStatus
     reason: str | None = None
     message: str | None = None
     version_no: int | None = None
@@ -33,6 +34,9 @@ class FileOutcome:
     pages: int = 0
     chunks: int = 0
     seconds: float = 0.0
+
+    def __post_init__(self) -> None:
+        member(self.status, OUTCOME_STATUSES, "outcome status")
 
     def as_row(self) -> dict[str, object]:
         return {
