@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import Any
 
@@ -33,6 +34,19 @@ from citeline.output import Progress, dumps, printable, table
 # ----------------------------------------------------------------------------- ingest
 
 
+def parse_size(value: str, option: str) -> int:
+    """``2G``, ``800M``, ``1.5GB``, ``524288000``: a number of bytes (K, M, G, T are powers of 1024)."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:i?B)?\s*", value, re.IGNORECASE)
+    size = int(float(m.group(1)) * 1024 ** " KMGT".index(m.group(2).upper() or " ")) if m and len(value) < 30 else 0
+    if size < MIN_MAX_MEMORY:
+        raise CommandError(f"{option} {value!r} is not a size of at least 256M (like 2G or 800M)", EXIT_USAGE)
+    return size
+
+
+#: The smallest ``--max-memory`` accepted: the parsers alone take about 300 MB, so less fails every file.
+MIN_MAX_MEMORY = 256 * 1024 * 1024
+
+
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=False))
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=None, help="Worker processes (default: CPUs).")
@@ -53,6 +67,13 @@ from citeline.output import Progress, dumps, printable, table
 @click.option("--password", default=None, help="Password for encrypted PDFs.")
 @click.option("--reprocess", is_flag=True, help="Rebuild files whose pipeline settings changed.")
 @click.option("--timeout", type=click.FloatRange(min=1), default=300, show_default=True, help="Seconds per document.")
+@click.option(
+    "--max-memory",
+    metavar="SIZE",
+    default=None,
+    help="Memory each extraction worker may use, e.g. 2G or 800M (default: 3/4 of the machine's memory "
+    "shared by the workers, at least 1G); a file needing more fails and the run goes on.",
+)
 @click.option("--chunk-size", type=click.IntRange(min=50), default=1000, show_default=True, help="Target chunk size.")
 @click.option(
     "--chunk-overlap",
@@ -95,6 +116,7 @@ def ingest(
     password: str | None,
     reprocess: bool,
     timeout: float,
+    max_memory: str | None,
     chunk_size: int,
     chunk_overlap: int,
     chunk_unit: str,
@@ -115,6 +137,7 @@ def ingest(
     \b
     Example:
         citeline ingest fixtures/
+        citeline ingest uploads/ --workers 4 --max-memory 2G
         citeline ingest papers/ --layout min_gutter=8 --layout space_gap=0.2
         citeline --db postgresql+psycopg://user@host/db ingest /corpus --workers 8 --glob '*.pdf'
         citeline --db postgresql+psycopg://user@db/citeline ingest /shared/corpus \\
@@ -144,7 +167,9 @@ def ingest(
         globs=globs,
         password=password,
         reprocess=reprocess,
-        limits=Limits(timeout=timeout),
+        limits=Limits(
+            timeout=timeout, max_memory=None if max_memory is None else parse_size(max_memory, "--max-memory")
+        ),
         executor=executor,
         scheduler=scheduler,
     )

@@ -77,6 +77,8 @@ def stream_json(columns: Sequence[str], rows: Iterable[Sequence[Any]], out: Text
 def _cell(v: Any, max_width: int) -> str:
     s = "" if v is None else str(jsonable(v))
     s = s.replace("\n", "⏎").replace("\f", "␌")
+    if not s.isprintable():  # an escape sequence in a stored name must not reach the terminal raw
+        s = printable(s)
     return s if len(s) <= max_width else s[: max_width - 1] + "…"
 
 

@@ -188,6 +188,11 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     from alembic import command
 
     with _revision_errors(revision), engine.begin() as conn:
+        if conn.dialect.name == "sqlite":
+            # the write lock before the first statement, held to the commit: a second process
+            # migrating a new file waits for it, then finds the schema made (sqlite3 begins a
+            # transaction only before a write, so two CREATE TABLEs raced: "table ... already exists")
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
         command.upgrade(alembic_config(conn), revision)
 
 

@@ -14,7 +14,9 @@ GIN index) ranked by ``ts_rank``. The writer fills both in the version's transac
 Query syntax (:func:`parse_query`): words (all must occur; when fewer than ``k`` chunks hold all of
 them, chunks holding some follow, ranked below them: see :func:`run_search`), ``"a phrase"``,
 ``prefix*``, ``OR`` between two terms, ``NOT term`` or ``-term``. Anything else (an unbalanced
-quote, a lone ``OR``, punctuation) is read as plain words: a query is never a syntax error.
+quote, a lone ``OR``, punctuation) is read as plain words: a query is never a syntax error. Its
+first :data:`MAX_QUERY_CHARS` characters and :data:`MAX_QUERY_WORDS` words are searched (a longer
+phrase by its first words), so no query is an error or takes minutes either.
 """
 
 from __future__ import annotations
@@ -114,10 +116,18 @@ class Query:
 
 
 _TOKEN = re.compile(r'"([^"]*)"|(\S+)')
+#: Characters of a query read: a pasted paragraph is a few thousand; a 1 MB query took 249 s on
+#: SQLite before this bound.
+MAX_QUERY_CHARS = 20_000
+#: Words a query searches for, phrases included: a 15,000-word phrase exceeded PostgreSQL's stack
+#: depth (``<->`` nests); a phrase past the bound is searched by its first words, which every chunk
+#: holding the whole phrase holds too.
+MAX_QUERY_WORDS = 256
 
 
 def parse_query(text: str) -> Query:
     """The query language of the module docstring; never raises."""
+    text = text[:MAX_QUERY_CHARS]
     if text.count('"') % 2:
         text = text.replace('"', " ")  # an unbalanced quote: plain words
     query = Query()
@@ -142,6 +152,11 @@ def parse_query(text: str) -> Query:
             words = tuple(terms(phrase))
         if not words:
             continue
+        budget = MAX_QUERY_WORDS - sum(len(t.words) for c in query.must for t in c) - len(query.must_not)
+        if budget <= 0:
+            break
+        if len(words) > budget:
+            words, prefix = words[:budget], False
         if prefix and len(words[-1]) < 2:
             prefix = False  # "a*" would match half the index
         term = Term(words, prefix)
@@ -288,7 +303,7 @@ def _statement(dialect: str, *, all_versions: bool, document: bool, exclude: int
             "chunks c",
             "c.search @@ to_tsquery('simple', :q)",
         )
-        doc = "AND d.uri LIKE :document ESCAPE '\\'" if document else ""
+        doc = "AND d.uri ~ :document" if document else ""
     current = "" if all_versions else "AND v.superseded_at IS NULL AND d.deleted_at IS NULL"
     excluded = f"AND c.id NOT IN ({', '.join(f':x{i}' for i in range(exclude))})" if exclude else ""
     return _SELECT.format(score=score, source=source, match=match, current=current, document=doc, exclude=excluded)
@@ -353,19 +368,59 @@ def _rarest(connection: Any, query: Query) -> Query:
     return Query([kept], list(query.must_not))
 
 
-def glob_to_like(pattern: str) -> str:
-    """A shell glob (``*``, ``?``) as a LIKE pattern with ``\\`` as its escape character."""
+def _glob_parts(pattern: str) -> list[tuple[str, str]]:
+    """A shell glob as ``(kind, text)`` parts: ``any`` (``*``), ``one`` (``?``), ``class`` (the
+    inside of ``[...]``, ``!`` or ``^`` first for "not"), ``char``; a ``[`` without its ``]`` is a
+    character."""
+    parts: list[tuple[str, str]] = []
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "[":
+            end = pattern.find("]", i + 2 if pattern[i + 1 : i + 2] in ("!", "^") else i + 1)
+            if pattern[i + 1 : i + 2] in ("!", "^") and pattern[i + 2 : i + 3] == "]":
+                end = pattern.find("]", i + 3)
+            elif pattern[i + 1 : i + 2] == "]":
+                end = pattern.find("]", i + 2)
+            if end > i:
+                parts.append(("class", pattern[i + 1 : end]))
+                i = end + 1
+                continue
+        parts.append(("any", "") if ch == "*" else ("one", "") if ch == "?" else ("char", ch))
+        i += 1
+    return parts
+
+
+def glob_to_sqlite(pattern: str) -> str:
+    """A shell glob in SQLite's ``GLOB`` syntax, whose "not" in a class is ``^`` (``[!a-z]`` is a
+    class of ``!`` and a to z there)."""
     out = []
-    for ch in pattern:
-        if ch in "%_\\":
-            out.append("\\" + ch)
-        elif ch == "*":
-            out.append("%")
-        elif ch == "?":
-            out.append("_")
+    for kind, text in _glob_parts(pattern):
+        if kind == "class":
+            out.append("[" + ("^" + text[1:] if text[:1] in ("!", "^") else text) + "]")
+        elif kind == "char" and text in "*?[":
+            out.append("[" + text + "]")
         else:
-            out.append(ch)
+            out.append({"any": "*", "one": "?"}.get(kind, text))
     return "".join(out)
+
+
+def glob_to_regex(pattern: str) -> str:
+    """A shell glob as an anchored PostgreSQL regular expression (``~``): the same matches as
+    :func:`glob_to_sqlite` gives SQLite's ``GLOB``."""
+    out = ["^"]
+    for kind, text in _glob_parts(pattern):
+        if kind == "any":
+            out.append(".*")
+        elif kind == "one":
+            out.append(".")
+        elif kind == "class":
+            negated = text[:1] in ("!", "^")
+            body = "".join("\\" + c if c in "\\[" else c for c in (text[1:] if negated else text))
+            out.append("[" + ("^" if negated else "") + body + "]")
+        else:
+            out.append(text if text.isalnum() else "\\" + text)
+    return "".join(out) + "$"
 
 
 def run_search(
@@ -394,7 +449,7 @@ def run_search(
         rendered = to_fts5(attempt) if dialect == "sqlite" else to_tsquery(attempt)
         params: dict[str, Any] = {"q": rendered, "k": k - len(hits)}
         if document is not None:
-            params["document"] = document if dialect == "sqlite" else glob_to_like(document)
+            params["document"] = glob_to_sqlite(document) if dialect == "sqlite" else glob_to_regex(document)
         for i, hit in enumerate(hits):
             params[f"x{i}"] = hit.chunk_id
         statement = _statement(dialect, all_versions=all_versions, document=document is not None, exclude=len(hits))

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from citeline.batch.distributed import ingest_with_dask
 from citeline.batch.outcomes import FileOutcome, SourceRef, outcome_of_error, outcome_of_write
-from citeline.ingest.extract.files import Limits, sha256_file
+from citeline.ingest.extract.files import Limits, default_max_memory, sha256_file
 from citeline.ingest.isolate import IsolatedPool
 from citeline.ingest.pipeline import FileTask, PipelineSettings, ProcessedDocument, run_task
 from citeline.kinds import DEFAULT_EXECUTOR, EXECUTORS, OUTCOME_STATUSES, Executor, OutcomeStatus, RunStatus, member
@@ -283,8 +283,13 @@ def _process_all(
             started[ref.path] = time.perf_counter()
             yield ref, FileTask(ref.path, ref.uri, options.settings, options.password, options.limits)
 
+    nworkers = min(workers, len(todo))
     with IsolatedPool(
-        run_task, workers=min(workers, len(todo)), timeout=options.limits.timeout, preload=WORKER_PRELOAD
+        run_task,
+        workers=nworkers,
+        timeout=options.limits.timeout,
+        preload=WORKER_PRELOAD,
+        max_memory=options.limits.max_memory or default_max_memory(workers),
     ) as pool:
         for ref, result in pool.imap_unordered(tasks()):
             t0 = started.get(ref.path, time.perf_counter())

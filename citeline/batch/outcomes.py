@@ -6,9 +6,9 @@ import logging
 import time
 from dataclasses import dataclass
 
-from citeline.ingest.errors import ExtractionError, ExtractorCrashed, TimedOut
+from citeline.ingest.errors import ExtractionError, ExtractorCrashed, TimedOut, TooLarge
 from citeline.ingest.extract.files import Limits
-from citeline.ingest.isolate import TaskTimeout, WorkerDied
+from citeline.ingest.isolate import OverMemory, TaskTimeout, WorkerDied
 from citeline.ingest.pipeline import ProcessedDocument
 from citeline.kinds import OUTCOME_STATUSES, OutcomeStatus, member
 from citeline.store.store import Store
@@ -56,6 +56,8 @@ def outcome_of_error(ref: SourceRef, error: BaseException, seconds: float, limit
     """A failed outcome with a one-line reason for any error a worker (or the pool) reported."""
     if isinstance(error, TaskTimeout):
         error = TimedOut(ref.path, f"took longer than the {limits.timeout:g} s limit per document")
+    elif isinstance(error, OverMemory):
+        error = TooLarge(ref.path, f"{error} (--max-memory)")
     elif isinstance(error, WorkerDied):
         error = ExtractorCrashed(ref.path, f"extractor crashed: {error}")
     if isinstance(error, ExtractionError):

@@ -21,6 +21,9 @@ RENDER_SCALE = 1.5
 #: up to 14,400 pt) is rendered at the scale that fits.
 MAX_SIDE_PX = 4000
 MAX_PIXELS = 16_000_000
+#: Pixels of one stacked image (``citeline highlight`` over pages): four pages at the per-page cap,
+#: or about 50 letter pages at the default scale; about 200 MB as RGB while it is built.
+MAX_STACK_PIXELS = 64_000_000
 HIGHLIGHT = (255, 200, 0, 90)
 HIGHLIGHT_EDGE = (230, 150, 0, 255)
 

@@ -8,10 +8,12 @@ told otherwise.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import logging
 import secrets
 import socket
+import sys
 import threading
 from email.parser import BytesParser
 from email.policy import HTTP
@@ -283,6 +285,9 @@ def _form_fields(content_type: str, body: bytes) -> dict[str, bytes]:
 MAX_BODY_BYTES = MAX_ANSWER_BYTES + 65536
 #: Seconds a connection may sit between bytes (a half-sent request is dropped after this).
 SOCKET_TIMEOUT = 15.0
+#: Seconds a client has to send a whole request, headers and body (a byte every few seconds, which
+#: the socket timeout allows, cannot hold a connection longer: slowloris held 1,057 of 3,000 for 45 s).
+REQUEST_TIMEOUT = 30.0
 #: Pending connections the kernel queues for the server.
 BACKLOG = 128
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -300,6 +305,13 @@ class _Refused(Exception):
 class _Server(ThreadingHTTPServer):
     request_queue_size = BACKLOG
     daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that left early (a closed tab, a dropped connection) is not an error of ours."""
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            _log.debug("%s went away", client_address)
+            return
+        super().handle_error(request, client_address)
 
 
 def allowed_hosts(host: str, extra: tuple[str, ...] = ()) -> frozenset[str]:
@@ -328,11 +340,13 @@ def make_server(
     *,
     allow_hosts: tuple[str, ...] = (),
     socket_timeout: float = SOCKET_TIMEOUT,
+    request_timeout: float = REQUEST_TIMEOUT,
 ) -> ThreadingHTTPServer:
     """An HTTP server for ``store`` (call ``serve_forever()``; ``port=0`` picks a free port).
 
     Requests are bounded: a body over :data:`MAX_BODY_BYTES` is refused (413) before it is read,
-    a connection idle for ``socket_timeout`` s is dropped, malformed headers and parameters get
+    a connection idle for ``socket_timeout`` s, or still sending its request after
+    ``request_timeout`` s, is dropped, malformed headers and parameters get
     400. A ``Host`` header outside :func:`allowed_hosts` gets 403 (``allow_hosts``: more names,
     ``"*"`` for any); a POST must come from the server's own pages (``Origin``/``Referer``) or
     carry the token its form holds."""
@@ -344,6 +358,27 @@ def make_server(
         server_version = "citeline"
         timeout = socket_timeout
         default_request_version = "HTTP/1.0"  # errors on a bad request line get a status line too
+
+        def setup(self) -> None:
+            super().setup()
+            self._deadline = threading.Timer(0, lambda: None)
+
+        def handle_one_request(self) -> None:
+            # each request (a kept-alive connection's next one too) within request_timeout: past it
+            # the socket is shut and the read ends
+            self._deadline.cancel()
+            self._deadline = threading.Timer(request_timeout, self._expire)
+            self._deadline.daemon = True
+            self._deadline.start()
+            super().handle_one_request()
+
+        def _expire(self) -> None:
+            with contextlib.suppress(OSError):
+                self.connection.shutdown(socket.SHUT_RDWR)
+
+        def finish(self) -> None:
+            self._deadline.cancel()
+            super().finish()
 
         def _check_host(self) -> str:
             value = self.headers.get("host")
@@ -426,6 +461,7 @@ def make_server(
                     body = self._body()
                 elif self.headers.get("content-length") not in (None, "0") or self.headers.get("transfer-encoding"):
                     raise _Refused(HTTPStatus.BAD_REQUEST, f"A {method} request has no body")
+                self._deadline.cancel()  # the request is in: answering it may take as long as it takes
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 get = "GET" if method == "HEAD" else method
                 status, ctype, payload = app.handle(get, self.path, headers, body, need_token=need_token)

@@ -267,8 +267,8 @@ def extract_pdfplumber(
             return assemble(
                 source, pages(pdf), extractor="pdfplumber", version=pdfplumber.__version__, limits=limits, layout=layout
             )
-    except ExtractionError:
-        raise
+    except (ExtractionError, MemoryError):
+        raise  # a MemoryError is the worker's memory cap, not a damaged file: the pool says so
     except (PdfminerException, Exception) as exc:  # pdfminer raises many unrelated types on damaged files
         capped = too_large(exc)
         if capped is not None:
@@ -305,7 +305,7 @@ def extract_pdfium(
     import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_c
 
-    from citeline.ingest.extract.guards import check_forms
+    from citeline.ingest.extract.guards import PageFlood, check_forms
     from citeline.ingest.extract.pdfium_glyphs import pdfium_page
 
     check_forms(source.path, source.data)  # pdfium expands forms as it loads a page, without bound
@@ -349,6 +349,8 @@ def extract_pdfium(
         )
     except ExtractionError:
         raise
+    except PageFlood as exc:
+        raise TooLarge(source.path, str(exc)) from None
     except pdfium.PdfiumError as exc:
         raise _pdfium_error(source.path, exc) from None
     finally:
