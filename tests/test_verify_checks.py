@@ -76,6 +76,11 @@ DOCUMENTS = {
         "2007 Tax Table (Zürich office copy)\n\nAt least But less than Your tax is\n\n"
         "1,100 1,125 111\n\n1,125 1,150 114\n\n1,150 1,175 116\n"
     ),
+    "sp.txt": (
+        "NIST SP 800-223 covers high-performance computing. Zones separate the workloads. Each zone has "
+        "its own policy. Logs go to a central store in Zürich. The guide was approved by the board on "
+        "2024-02-02.\n"
+    ),
     "service_ko.txt": "이 서비스는 모든 회원에게 유료로 제공되며 매월 청구됩니다.\n",
     "plan_zh.txt": "根据第三条规定，该方案可能在明年由市政府全面实施。\n",
 }
@@ -250,6 +255,8 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
     ("claim_numbers", "tax.txt", 'An income of $1,190 owes $114 in Zürich: "1,125 1,150 114" [S1].', True),
     ("claim_numbers", "tax.txt", 'The 2007 Tax Table gives $114 for Zürich: "1,125 1,150 114" [S1].', False),
     ("claim_numbers", "tax.txt", 'The 2008 Tax Table gives $114 for Zürich: "1,125 1,150 114" [S1].', True),
+    ("claim_numbers", "sp.txt", 'NIST SP 800-223 in Zürich was "approved by the board on 2024-02-02" [S1].', False),
+    ("claim_numbers", "sp.txt", 'NIST SP 800-233 in Zürich was "approved by the board on 2024-02-02" [S1].', True),
     # row_change: a rise or fall said of a row of two periods, against the later figure and the earlier
     ("row_change", "bilan.txt", 'Other receivables fell sharply: "其他应收款 18,267,606.14 3,123,072.43" [S1].', True),
     ("row_change", "bilan.txt", 'Other receivables rose sharply: "其他应收款 18,267,606.14 3,123,072.43" [S1].', False),

@@ -259,6 +259,11 @@ def _named_in_document(e: Evidence, said: str, claim: Numbers) -> bool:
             phrases.append(f"{before[-1]} {said}")
         if after is not None and said_in[m.end() : m.end() + 1] in (" ", "-"):
             phrases.append(f"{said} {after.group()}")
+        # the compound it is part of ("SP 800-223", "ISO-9001"), as the document writes it
+        token = re.search(r"[\w.-]*$", said_in[: m.start()])
+        compound = said_in[token.start() if token else m.start() : m.end()].strip(".-")
+        if compound != said and any(ch.isalnum() for ch in compound.replace(said, "")):
+            phrases.append(compound)
     if not phrases:
         return False
     pattern = re.compile("|".join(rf"(?<![\w.,]){re.escape(p)}(?!\w)" for p in phrases))
