@@ -29,6 +29,7 @@ class VersionInfo:
     superseded_at: datetime | None
     deleted: bool
     problems: tuple[dict[str, Any], ...] = ()
+    collection: str = ""
 
     @property
     def is_current(self) -> bool:
@@ -53,11 +54,13 @@ class ChunkInfo:
     page_start: int | None
     page_end: int | None
     map: OffsetMap = field(repr=False, compare=False)
+    collection: str = ""
 
     def as_json(self) -> dict[str, Any]:
         """The documented JSONL record of ``citeline chunks``."""
         return {
             "chunk_id": self.chunk_id,
+            "collection": self.collection,
             "document": self.document_uri,
             "version": self.version_no,
             "is_current": self.is_current,
@@ -107,6 +110,7 @@ class DocumentInfo:
     versions: tuple[VersionInfo, ...]
     pages: tuple[PageInfo, ...]  # of the current (or newest) version
     furniture: tuple[FurnitureInfo, ...]  # of the current (or newest) version
+    collection: str = ""
 
     @property
     def current(self) -> VersionInfo | None:
@@ -118,6 +122,7 @@ class DocumentInfo:
 
         return {
             "uri": self.uri,
+            "collection": self.collection,
             "created_at": self.created_at.isoformat(),
             "deleted_at": self.deleted_at.isoformat() if self.deleted_at else None,
             "last_path": self.last_path,

@@ -543,7 +543,7 @@ def test_corpus_chinese_pdfs_are_searchable(sqlite_url: str, tmp_path: Path) -> 
     for name in names:
         (folder / name).symlink_to(CORPUS / name)
     store = Store(sqlite_url)
-    ingest_files(store, [folder], IngestOptions(workers=1))
+    ingest_files(store, [folder], IngestOptions(workers=1, follow_links=True))
     for name in names:
         chunk = next(c for c in store.iter_chunks(document=name) if len(c.text) > 200)
         runs = re.findall(r"[\u3040-\u30ff\u4e00-\u9fff]{4,}", chunk.text)

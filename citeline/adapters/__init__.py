@@ -36,6 +36,7 @@ def _metadata(
 ) -> dict[str, Any]:
     return {
         "chunk_id": chunk_id,
+        "collection": getattr(span, "collection", ""),
         "document": document,
         "version": version,
         "pages": [span.page_start, span.page_end],

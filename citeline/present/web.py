@@ -65,8 +65,10 @@ def _page(title: str, body: str, *, query: str = "") -> bytes:
 class App:
     """Request handling, independent of the HTTP plumbing (what the tests call too)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, collection: str | None = None) -> None:
         self.store = store
+        #: serve shows the documents of this collection only (all when None)
+        self.collection = collection
         self.renderer = PageRenderer(store)
         self.verifier = Verifier(store, VerifyOptions(log=True))
         self._lock = threading.Lock()  # pdfium is not thread-safe
@@ -82,7 +84,7 @@ class App:
             if method == "GET" and url.path == "/":
                 return self.index()
             if method == "GET" and url.path == "/document":
-                return self.document(q.get("uri", ""))
+                return self.document(q.get("uri", ""), q.get("collection"))
             if method == "GET" and url.path == "/chunk":
                 return self.chunk(q.get("id", ""))
             if method == "GET" and url.path == "/page.png":
@@ -116,17 +118,19 @@ class App:
 
     def index(self) -> tuple[int, str, bytes]:
         rows = []
-        for uri in self.store.documents():
-            info = self.store.document(uri)
+        for collection, uri in self.store.document_refs(self.collection):
+            info = self.store.document(uri, collection=collection)
             cur = info.current
+            link = urlencode({"uri": uri, "collection": collection})
             rows.append(
-                f'<tr><td><a href="/document?{urlencode({"uri": uri})}">{_e(uri)}</a></td>'
+                f"<tr><td>{_e(collection)}</td>"
+                f'<td><a href="/document?{link}">{_e(uri)}</a></td>'
                 f"<td>{len(info.versions)}</td><td>{_e(cur.version_no if cur else '-')}</td>"
                 f"<td>{_e(cur.page_count if cur else '')}</td><td>{_e(cur.chunk_count if cur else '')}</td>"
                 f"<td>{'deleted' if info.deleted_at else ''}</td></tr>"
             )
         table = (
-            "<table><tr><th>document</th><th>versions</th><th>current</th><th>pages</th><th>chunks</th><th></th></tr>"
+            "<table><tr><th>collection</th><th>document</th><th>versions</th><th>current</th><th>pages</th><th>chunks</th><th></th></tr>"
             + "".join(rows)
             + "</table>"
         )
@@ -137,10 +141,15 @@ class App:
         page view (where its boxes are drawn on the page)."""
         if not k.isdigit() or not 1 <= int(k) <= 200:
             raise ValueError("k must be a whole number from 1 to 200")
-        hits = self.store.search(query, int(k), all_versions=all_versions) if query.strip() else []
+        hits = (
+            self.store.search(query, int(k), all_versions=all_versions, collection=self.collection)
+            if query.strip()
+            else []
+        )
         rows = "".join(
             f'<tr><td><a href="/chunk?{urlencode({"id": h.chunk_id})}">{_e(h.chunk_id)}</a></td>'
-            f'<td><a href="/document?{urlencode({"uri": h.document})}">{_e(h.document)}</a></td>'
+            f'<td><a href="/document?{urlencode({"uri": h.document, "collection": h.collection})}">'
+            f"{_e(h.document)}</a></td>"
             f"<td>{h.version}{'' if h.is_current else ' (superseded)'}</td>"
             f"<td>{_e(h.page_start)}–{_e(h.page_end)}</td><td>{h.score:.2f}</td><td>{_e(h.snippet)}</td></tr>"
             for h in hits
@@ -157,8 +166,11 @@ class App:
         title = f"Search: {query}" if query.strip() else "Search"
         return HTTPStatus.OK, "text/html", _page(title, body, query=query)
 
-    def document(self, uri: str) -> tuple[int, str, bytes]:
-        info = self.store.document(uri)
+    def document(self, uri: str, collection: str | None = None) -> tuple[int, str, bytes]:
+        if self.collection is not None and collection not in (None, self.collection):
+            raise NotFound(f"Document {uri!r} does not exist in collection {collection!r}")
+        collection = collection if collection is not None else self.collection
+        info = self.store.document(uri, collection=collection)
         versions = "".join(
             f"<tr><td>{v.version_no}</td><td>{'current' if v.is_current else 'superseded'}</td>"
             f"<td class=muted>{_e(v.content_sha256[:16])}</td><td>{v.page_count}</td><td>{v.chunk_count}</td>"
@@ -168,7 +180,7 @@ class App:
         chunks = "".join(
             f'<tr><td><a href="/chunk?{urlencode({"id": c.chunk_id})}">{_e(c.chunk_id)}</a></td><td>{c.version_no}</td>'
             f"<td>{_e(c.page_start)}–{_e(c.page_end)}</td><td>{_e(c.text[:140])}</td></tr>"
-            for c in self.store.iter_chunks(document=uri, all_versions=True)
+            for c in self.store.iter_chunks(document=uri, all_versions=True, collection=info.collection)
         )
         body = (
             "<h2>Versions</h2><table><tr><th>version</th><th></th><th>sha256</th><th>pages</th><th>chunks</th>"
@@ -328,6 +340,7 @@ def make_server(
     *,
     allow_hosts: tuple[str, ...] = (),
     socket_timeout: float = SOCKET_TIMEOUT,
+    collection: str | None = None,
 ) -> ThreadingHTTPServer:
     """An HTTP server for ``store`` (call ``serve_forever()``; ``port=0`` picks a free port).
 
@@ -336,7 +349,7 @@ def make_server(
     400. A ``Host`` header outside :func:`allowed_hosts` gets 403 (``allow_hosts``: more names,
     ``"*"`` for any); a POST must come from the server's own pages (``Origin``/``Referer``) or
     carry the token its form holds."""
-    app = App(store)
+    app = App(store, collection=collection)
     hosts = allowed_hosts(host, allow_hosts)
     any_host = "*" in allow_hosts
 
