@@ -32,7 +32,7 @@ from citeline.store import models as m
 from citeline.store.records import WriteResult
 from citeline.store.search import search_key, search_text
 from citeline.text.geometry import Geometry, Line
-from citeline.text.names import escape_name
+from citeline.text.names import escape_name, has_raw_bytes
 
 if TYPE_CHECKING:
     from citeline.ingest.pipeline import ProcessedDocument
@@ -157,7 +157,9 @@ def write_version(session: Session, doc: ProcessedDocument, *, run_id: int | Non
     # where the file was read, absolute: status and --mark-deleted find it from any folder (a name
     # that is not UTF-8 escaped, as its URI is)
     path = escape_name(os.path.abspath(doc.path))
-    document = _document(session, doc.collection or m.DEFAULT_COLLECTION, escape_name(doc.uri), path)
+    # a batch's URIs come escaped (SourceRef.uri); one with raw bytes comes from the Python API
+    uri = escape_name(doc.uri) if has_raw_bytes(doc.uri) else doc.uri
+    document = _document(session, doc.collection or m.DEFAULT_COLLECTION, uri, path)
     document.last_path = path
     if document.deleted_at is not None:
         document.deleted_at = None  # the file came back

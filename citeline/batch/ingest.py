@@ -25,7 +25,7 @@ from citeline.ingest.isolate import IsolatedPool
 from citeline.ingest.pipeline import FileTask, PipelineSettings, ProcessedDocument, run_task
 from citeline.store.models import DEFAULT_COLLECTION
 from citeline.store.store import RememberedFailure, Store
-from citeline.text.names import escape_name
+from citeline.text.names import escape_name, show_name
 
 #: Modules every ingest worker needs: imported once by the forkserver, not once per worker.
 WORKER_PRELOAD = ("citeline.ingest.pipeline", "citeline.ingest.extract.pdf", "pdfplumber", "pypdfium2")
@@ -176,7 +176,7 @@ def discover(
 
 def printable_name(name: str) -> str:
     """A file name for a one-line message: undecodable bytes as ``%XX``."""
-    return escape_name(name)
+    return show_name(name)
 
 
 def _inside(path: str, folder: str) -> bool:
@@ -282,8 +282,8 @@ def ingest_files(
             if ref.skip_reason is None and (ref.collection, ref.uri) in taken:
                 # two roots put into one --collection, each with a file of this URI
                 message = (
-                    f"{escape_name(ref.path)}: collection {ref.collection!r} already has {ref.uri!r} from "
-                    f"{escape_name(taken[ref.collection, ref.uri])} in this run; not read"
+                    f"{show_name(ref.path)}: collection {ref.collection!r} already has {ref.uri!r} from "
+                    f"{show_name(taken[ref.collection, ref.uri])} in this run; not read"
                 )
                 ref = dataclasses.replace(ref, skip_reason="uri_taken", skip_message=message)
             if ref.skip_reason is not None:
@@ -382,7 +382,7 @@ def _skip_unchanged(
                         ref.uri,
                         "skipped",
                         "failed_before",
-                        f"{escape_name(ref.path)}: failed before on this content ({failed.reason or 'failed'}); "
+                        f"{show_name(ref.path)}: failed before on this content ({failed.reason or 'failed'}); "
                         "not read again until it changes (--retry-failed reads it)",
                         seconds=time.perf_counter() - t0,
                         collection=ref.collection,

@@ -11,7 +11,7 @@ from citeline.ingest.extract.files import Limits
 from citeline.ingest.isolate import TaskTimeout, WorkerDied
 from citeline.ingest.pipeline import ProcessedDocument
 from citeline.store.store import Store
-from citeline.text.names import escape_name
+from citeline.text.names import escape_name, show_name
 
 log = logging.getLogger("citeline.ingest")
 
@@ -51,11 +51,11 @@ class FileOutcome:
         return {
             "path": escape_name(self.path),
             "collection": self.collection or None,
-            "uri": escape_name(self.uri),
+            "uri": self.uri,  # escaped already (SourceRef.uri)
             "content_sha256": self.content_sha256,
             "status": self.status,
             "reason": self.reason,
-            "message": escape_name(self.message) if self.message is not None else None,
+            "message": show_name(self.message) if self.message is not None else None,
             "version_id": self.version_id,
             "pages": self.pages,
             "chunks": self.chunks,

@@ -45,3 +45,11 @@ def unescape_name(text: str) -> str:
 def has_raw_bytes(name: str) -> bool:
     """Whether ``name`` holds bytes that are not UTF-8 (as ``surrogateescape`` surrogates)."""
     return _SURROGATE.search(name) is not None
+
+
+def show_name(text: str) -> str:
+    """``text`` (a message naming a file) with its undecodable bytes as ``%XX`` and nothing else
+    changed: for reading, not for reading back (:func:`escape_name` is the lossless one)."""
+    if not _SURROGATE.search(text):
+        return text
+    return _SURROGATE.sub(lambda m: f"%{ord(m.group()) - 0xDC00:02X}", text)
