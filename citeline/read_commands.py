@@ -23,8 +23,8 @@ from citeline.output import csv_text, dumps, table
 def chunks(document: str | None, all_versions: bool, fmt: str, limit: int | None, collection: str | None) -> None:
     """List chunks with their provenance.
 
-    jsonl fields: chunk_id, collection, document, version, is_current, ordinal, text, chunk_hash, content_hash,
-    page_start, page_end, raw_start, raw_end, clean_start, clean_end.
+    jsonl fields: chunk_id, document, version, is_current, ordinal, text, chunk_hash, content_hash,
+    page_start, page_end, raw_start, raw_end, clean_start, clean_end, collection.
 
     \b
     Example:

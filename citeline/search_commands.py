@@ -52,8 +52,8 @@ def search(
     its context id: put it in the model's prompt, then `citeline verify --context ID` checks that
     the answer cites only these markers and that its quotes are in them.
 
-    jsonl fields: chunk_id, score, collection, document, version, is_current, page_start, page_end, raw_start,
-    raw_end, snippet, text (and marker, context_id with --context). Scores are BM25 on SQLite and
+    jsonl fields: chunk_id, score, document, version, is_current, page_start, page_end, raw_start,
+    raw_end, snippet, text, collection (and marker, context_id with --context). Scores are BM25 on SQLite and
     ts_rank on PostgreSQL: higher is better, comparable within one search only.
 
     \b
@@ -143,7 +143,7 @@ def changes(since: str, fmt: str, collection: str | None) -> None:
     lines come first, then retired ones, each in time order; a chunk added and retired inside the
     window is not listed. Apply them in order: upsert the added, delete the retired.
 
-    jsonl fields: change, chunk_id, collection, document, version, at.
+    jsonl fields: change, chunk_id, document, version, at, collection.
 
     \b
     Example:

@@ -60,7 +60,6 @@ class ChunkInfo:
         """The documented JSONL record of ``citeline chunks``."""
         return {
             "chunk_id": self.chunk_id,
-            "collection": self.collection,
             "document": self.document_uri,
             "version": self.version_no,
             "is_current": self.is_current,
@@ -74,6 +73,7 @@ class ChunkInfo:
             "raw_end": self.raw_end,
             "clean_start": self.clean_start,
             "clean_end": self.clean_end,
+            "collection": self.collection,
         }
 
 

@@ -210,7 +210,6 @@ class SearchHit:
         return {
             "chunk_id": self.chunk_id,
             "score": round(self.score, 6),
-            "collection": self.collection,
             "document": self.document,
             "version": self.version,
             "is_current": self.is_current,
@@ -220,6 +219,7 @@ class SearchHit:
             "raw_end": self.raw_end,
             "snippet": self.snippet,
             "text": self.text,
+            "collection": self.collection,
         }
 
 
@@ -483,10 +483,10 @@ class Change:
         return {
             "change": self.change,
             "chunk_id": self.chunk_id,
-            "collection": self.collection,
             "document": self.document,
             "version": self.version,
             "at": self.at.isoformat() if self.at is not None else None,
+            "collection": self.collection,
         }
 
 

@@ -304,11 +304,25 @@ class Store:
         q = select(o.collection, o.uri, o.content_sha256, o.attempt_sha256, o.reason, o.message).where(
             o.id.in_(last.scalar_subquery()), o.status == "failed", o.content_sha256.is_not(None)
         )
+        out: dict[tuple[str, str], RememberedFailure] = {}
         with self.session() as s:
-            return {(row[0], row[1]): RememberedFailure(*row) for row in s.execute(q)}
+            for coll, uri, content, attempt, reason, message in s.execute(q):
+                if coll is not None and content is not None:  # both filtered in SQL; for the types
+                    out[coll, uri] = RememberedFailure(coll, uri, content, attempt, reason, message)
+        return out
 
-    def mark_deleted(self, uri: str, *, collection: str = m.DEFAULT_COLLECTION) -> bool:
+    def mark_deleted(self, uri: str, *, collection: str | None = None) -> bool:
+        """Mark document ``uri`` (of ``collection``; without it, the one collection holding such a
+        document, refused when two do) deleted. False when there is no such document, or it is
+        deleted already."""
         with db.transaction(self._sessions) as s:
+            if collection is None:
+                holding = list(s.scalars(select(m.Document.collection).where(m.Document.uri == uri)))
+                if len(holding) > 1:
+                    raise QueryError(_ambiguous(uri, holding))
+                if not holding:
+                    return False
+                collection = holding[0]
             return mark_deleted(s, collection, uri)
 
     def collections(self) -> dict[str, int]:

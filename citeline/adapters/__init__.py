@@ -36,7 +36,6 @@ def _metadata(
 ) -> dict[str, Any]:
     return {
         "chunk_id": chunk_id,
-        "collection": getattr(span, "collection", ""),
         "document": document,
         "version": version,
         "pages": [span.page_start, span.page_end],
@@ -44,6 +43,7 @@ def _metadata(
         "raw_end": span.raw_end,
         "score": score,
         "is_current": current,
+        "collection": getattr(span, "collection", ""),
     }
 
 
