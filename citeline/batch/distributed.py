@@ -12,6 +12,7 @@ counts as such a death.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import threading
@@ -124,6 +125,9 @@ def ingest_with_dask(
                 done(outcome_of_write(ref, result, store, run_id, settings_json, started))
             else:
                 assert isinstance(result, FileOutcome)
+                if result.content_sha256 is None and ref.content_sha256 is not None:
+                    # written on the worker: the hash read here is what a failure is remembered by
+                    result = dataclasses.replace(result, content_sha256=ref.content_sha256)
                 done(result)
     finally:
         client.close()
