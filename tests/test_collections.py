@@ -275,6 +275,9 @@ def test_the_adapters_and_serve_filter_by_collection(sqlite_url: str, two_roots:
         assert "notes.txt" not in body.decode()
         status, _, body = app.handle("GET", "/search?q=Zaunk%C3%B6nig", {}, b"")
         assert "No chunk matches" in body.decode()
+        status, _, body = App(store).handle("GET", "/document?uri=report.txt", {}, b"")
+        assert status == 400
+        assert "name one with --collection" in body.decode()
         status, _, body = App(store).handle("GET", "/document?uri=report.txt&collection=A", {}, b"")
         assert status == 200
         assert "Zaunkönig" in body.decode()

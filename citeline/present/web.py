@@ -22,7 +22,7 @@ from urllib.parse import parse_qs, urlencode, urlparse
 
 from citeline.present.html import SCRIPT_HASH, build_html
 from citeline.present.pages import PageRenderer
-from citeline.store.errors import NotFound, StoreError
+from citeline.store.errors import NotFound, QueryError, StoreError
 from citeline.store.store import Store
 from citeline.text.geometry import Box
 from citeline.text.offsets import Normalized
@@ -103,7 +103,7 @@ class App:
                 )
         except NotFound as exc:
             return HTTPStatus.NOT_FOUND, "text/html", _page("Not found", f'<p class="error">{_e(exc)}</p>')
-        except (InputError, ValueError) as exc:
+        except (InputError, ValueError, QueryError) as exc:
             return HTTPStatus.BAD_REQUEST, "text/html", _page("Bad request", f'<p class="error">{_e(exc)}</p>')
         except StoreError as exc:
             return HTTPStatus.INTERNAL_SERVER_ERROR, "text/html", _page("Error", f'<p class="error">{_e(exc)}</p>')
@@ -211,7 +211,8 @@ class App:
             )
         v = p.version
         body = (
-            f'<p><a href="/document?{urlencode({"uri": v.document_uri})}">{_e(v.document_uri)}</a> '
+            f'<p><a href="/document?{urlencode({"uri": v.document_uri, "collection": v.collection})}">'
+            f"{_e(v.document_uri)}</a> "
             f"version {v.version_no} ({'current' if v.is_current else 'superseded'}) · pages "
             f"{_e(', '.join(map(str, p.pages)))} · raw [{p.chunk.raw_start}, {p.chunk.raw_end})</p>"
             f'<div class="chunk"><span class=muted>{_e(p.context_before[-200:])}</span>'
