@@ -132,7 +132,7 @@ def discover(
         root_path = Path(root)
         if not root_path.exists():
             raise DiscoveryError(f"Path {printable_name(str(root))!r} does not exist")
-        coll = collection if collection is not None else collection_name(root_path)
+        coll = collection if collection else collection_name(root_path)
         found: list[tuple[Path, str, str | None]] = []  # path, URI, reason not to read it
         if root_path.is_file():
             found.append((root_path, root_path.name, None))
