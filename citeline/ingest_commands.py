@@ -15,9 +15,19 @@ from citeline.app import (
     collection_option,
     db_option,
     errors_as_messages,
+    layout_option,
     ocr_options,
     open_store,
     verbose_option,
+)
+from citeline.kinds import (
+    DEFAULT_EXECUTOR,
+    DEFAULT_EXTRACTOR,
+    EXECUTORS,
+    EXTRACTORS,
+    OUTCOME_STATUSES,
+    Executor,
+    Extractor,
 )
 from citeline.output import Progress, dumps, printable, table
 
@@ -29,8 +39,8 @@ from citeline.output import Progress, dumps, printable, table
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=None, help="Worker processes (default: CPUs).")
 @click.option(
     "--extractor",
-    type=click.Choice(["auto", "pdfplumber", "pdfium"]),
-    default="auto",
+    type=click.Choice(EXTRACTORS),
+    default=DEFAULT_EXTRACTOR,
     show_default=True,
     help="PDF backend; auto = pdfplumber. Other formats always use their own reader.",
 )
@@ -61,8 +71,8 @@ from citeline.output import Progress, dumps, printable, table
 )
 @click.option(
     "--executor",
-    type=click.Choice(["local", "dask"]),
-    default="local",
+    type=click.Choice(EXECUTORS),
+    default=DEFAULT_EXECUTOR,
     show_default=True,
     help="local: worker processes here; dask: a Dask cluster (see --scheduler).",
 )
@@ -86,12 +96,13 @@ from citeline.output import Progress, dumps, printable, table
 @click.option("--allow-failures", is_flag=True, help="Exit 0 even when some files failed.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
 @ocr_options
+@layout_option
 @verbose_option
 @db_option
 def ingest(
     paths: tuple[str, ...],
     workers: int | None,
-    extractor: str,
+    extractor: Extractor,
     globs: tuple[str, ...],
     password: str | None,
     reprocess: bool,
@@ -99,7 +110,7 @@ def ingest(
     chunk_size: int,
     chunk_overlap: int,
     chunk_unit: str,
-    executor: str,
+    executor: Executor,
     scheduler: str | None,
     collection: str | None,
     follow_links: bool,
@@ -107,6 +118,7 @@ def ingest(
     allow_failures: bool,
     quiet: bool,
     ocr: Any,
+    layout: Any,
 ) -> None:
     """Index files and folders (recursively) into the store.
 
@@ -123,6 +135,7 @@ def ingest(
     \b
     Example:
         citeline ingest fixtures/
+        citeline ingest papers/ --layout min_gutter=8 --layout space_gap=0.2
         citeline ingest /shares/legal --collection legal --retry-failed
         citeline --db postgresql+psycopg://user@host/db ingest /corpus --workers 8 --glob '*.pdf'
         citeline --db postgresql+psycopg://user@db/citeline ingest /shared/corpus \\
@@ -144,6 +157,7 @@ def ingest(
         chunk_overlap=chunk_overlap,
         chunk_unit=chunk_unit,  # type: ignore[arg-type]
         ocr=ocr,
+        layout=layout,
     )
     options = IngestOptions(
         settings=settings,
@@ -186,18 +200,8 @@ def ingest(
     counts = summary.counts()
     click.echo(
         table(
-            ["added", "updated", "skipped", "failed", "pages", "chunks", "seconds"],
-            [
-                [
-                    counts["added"],
-                    counts["updated"],
-                    counts["skipped"],
-                    counts["failed"],
-                    counts["pages"],
-                    counts["chunks"],
-                    f"{summary.seconds:.2f}",
-                ]
-            ],
+            [*OUTCOME_STATUSES, "pages", "chunks", "seconds"],
+            [[*(counts[s] for s in OUTCOME_STATUSES), counts["pages"], counts["chunks"], f"{summary.seconds:.2f}"]],
         )
     )
     failed = [o for o in summary.outcomes if o.status == "failed"]

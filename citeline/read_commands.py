@@ -7,8 +7,19 @@ from typing import Any
 
 import click
 
-from citeline.app import cli, collection_option, db_option, errors_as_messages, ocr_options, open_store
-from citeline.output import csv_text, dumps, table
+from citeline.app import (
+    EXIT_USAGE,
+    CommandError,
+    cli,
+    collection_option,
+    db_option,
+    errors_as_messages,
+    layout_option,
+    ocr_options,
+    open_store,
+)
+from citeline.kinds import DEFAULT_EXTRACTOR, EXTRACTORS, Extractor
+from citeline.output import csv_text, dumps, printable, table
 
 # ----------------------------------------------------------------------------- reads
 
@@ -236,26 +247,63 @@ def sql(query: str, fmt: str, timeout: float) -> None:
 
 @cli.command()
 @click.argument("path", type=click.Path(exists=False))
-@click.option("--extractor", type=click.Choice(["auto", "pdfplumber", "pdfium"]), default="auto", show_default=True)
+@click.option("--extractor", type=click.Choice(EXTRACTORS), default=DEFAULT_EXTRACTOR, show_default=True)
 @click.option("--password", default=None, help="Password for encrypted PDFs.")
 @click.option("--cleaned", is_flag=True, help="Print the cleaned text instead of the raw stream.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option(
+    "--debug-layout",
+    "debug_png",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    metavar="OUT.png",
+    help="Instead of the text: draw a PDF page's glyph boxes, lines, columns, gutters, blocks and furniture.",
+)
+@click.option("--page", type=click.IntRange(min=1), default=1, show_default=True, help="With --debug-layout: the page.")
+@click.option(
+    "--scale",
+    type=click.FloatRange(0.5, 6),
+    default=2.0,
+    show_default=True,
+    help="With --debug-layout: pixels per point (2 = 144 dpi).",
+)
 @ocr_options
-def extract(path: str, extractor: str, password: str | None, cleaned: bool, fmt: str, ocr: Any) -> None:
+@layout_option
+def extract(
+    path: str,
+    extractor: Extractor,
+    password: str | None,
+    cleaned: bool,
+    fmt: str,
+    debug_png: str | None,
+    page: int,
+    scale: float,
+    ocr: Any,
+    layout: Any,
+) -> None:
     """Extract one file and print its raw stream (or cleaned text); nothing is stored.
 
     Pages without a usable text layer, and images (PNG, JPEG, TIFF), are read by OCR (--ocr).
+    --layout KEY=VALUE sets a layout engine threshold (an unknown KEY lists them all).
+    --debug-layout OUT.png draws what the layout engine decided on one page instead: glyph boxes
+    (grey), lines (blue), columns and sections (green), gutters (red), blocks (orange) and
+    furniture (purple), with a legend.
 
     \b
     Example:
         citeline extract fixtures/pdf/two_column_paper.pdf --cleaned
         citeline extract fixtures/ocr/handbook_200dpi.tif --ocr-lang eng --format json
+        citeline extract fixtures/pdf/two_column_paper.pdf --debug-layout layout.png --page 1
+        citeline extract paper.pdf --layout min_gutter=8 --debug-layout layout.png
     """
     from citeline.ingest.clean.pipeline import clean
     from citeline.ingest.extract import extract as run_extract
 
+    if debug_png is not None:
+        _debug_layout(path, debug_png, page=page, extractor=extractor, password=password, layout=layout, scale=scale)
+        return
     with errors_as_messages():
-        ex = run_extract(path, extractor=extractor, password=password, ocr=ocr)
+        ex = run_extract(path, extractor=extractor, password=password, ocr=ocr, layout=layout)
     result = (
         clean(ex.raw, geometry=ex.line_geometry() if ex.lines else None, known_furniture=ex.furniture)
         if cleaned
@@ -299,3 +347,21 @@ def extract(path: str, extractor: str, password: str | None, cleaned: bool, fmt:
     click.echo(result.text if result is not None else ex.raw)
     for p in ex.problems:
         click.echo(f"note: {p.message}", err=True)
+
+
+def _debug_layout(
+    path: str, out: str, *, page: int, extractor: Extractor, password: str | None, layout: Any, scale: float
+) -> None:
+    from citeline.ingest.errors import PageOutOfRange
+    from citeline.present.layout import debug_layout
+
+    with errors_as_messages():
+        try:
+            picture = debug_layout(path, page, extractor=extractor, password=password, layout=layout, scale=scale)
+        except PageOutOfRange as exc:
+            raise CommandError(f"--page: {exc}", EXIT_USAGE) from None
+    try:
+        picture.image.save(out, format="PNG")
+    except OSError as exc:
+        raise CommandError(f"Cannot write {out}: {exc.strerror or exc}", EXIT_USAGE) from None
+    click.echo(printable(f"Wrote {out}: {picture.summary()}."))

@@ -16,6 +16,7 @@ from citeline.app import (
     errors_as_messages,
     open_store,
 )
+from citeline.kinds import DEFAULT_POLICY, POLICIES, Policy
 from citeline.output import dumps
 
 # ----------------------------------------------------------------------------- context and verify
@@ -72,8 +73,8 @@ def context(chunk_ids: tuple[str, ...], markers: str | None, allow_superseded: b
 @click.option("--format", "fmt", type=click.Choice(["json", "text", "html"]), default="json", show_default=True)
 @click.option(
     "--policy",
-    type=click.Choice(["annotate", "strict", "strip"]),
-    default="annotate",
+    type=click.Choice(POLICIES),
+    default=DEFAULT_POLICY,
     show_default=True,
     help="strict: exit 1 on any failed citation; strip: also output the answer without failing sentences.",
 )
@@ -120,7 +121,7 @@ def verify(
     answer: str,
     context_id: str | None,
     fmt: str,
-    policy: str,
+    policy: Policy,
     output: str | None,
     check_sources: bool,
     threshold: float | None,

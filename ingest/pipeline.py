@@ -20,9 +20,10 @@ from typing import Literal
 from citeline.ingest.chunker import CHUNKER_VERSION, DEFAULT_OVERLAP, DEFAULT_TARGET, chunk
 from citeline.ingest.clean.pipeline import CleanSettings, RawFurniture, RawHyphenation, clean, settings_fingerprint
 from citeline.ingest.extract import Extraction, Limits, SourceFile, extract_source, read_source
-from citeline.ingest.extract.layout.settings import LAYOUT_VERSION
+from citeline.ingest.extract.layout.settings import DEFAULT_SETTINGS, LayoutSettings
 from citeline.ingest.extract.model import pages_of
 from citeline.ingest.extract.ocr import OcrSettings
+from citeline.kinds import DEFAULT_EXTRACTOR, Extractor
 from citeline.text import lang as language
 from citeline.text import lexicon
 from citeline.text.offsets import OffsetMap
@@ -33,20 +34,23 @@ class PipelineSettings:
     """Everything that changes what a file turns into. Its fingerprint is stored with each version;
     a file whose fingerprint differs is re-processed only when asked (``--reprocess``)."""
 
-    extractor: str = "auto"
+    extractor: Extractor = DEFAULT_EXTRACTOR
     clean: CleanSettings = field(default_factory=CleanSettings)
     chunk_target: int = DEFAULT_TARGET
     chunk_overlap: int = DEFAULT_OVERLAP
     chunk_unit: Literal["chars", "tokens"] = "chars"
     ocr: OcrSettings = field(default_factory=OcrSettings)
+    #: the layout engine's thresholds (``--layout KEY=VALUE``)
+    layout: LayoutSettings = DEFAULT_SETTINGS
 
     def as_dict(self) -> dict[str, object]:
         return {
             "extractor": self.extractor,
             "ocr": self.ocr.as_dict(),
-            # a new layout engine turns the same file into another raw stream: old versions must
-            # report that they need --reprocess rather than silently mix with new ones
-            "layout": LAYOUT_VERSION,
+            # a new layout engine, or other layout settings, turn the same file into another raw
+            # stream: old versions must report that they need --reprocess rather than silently mix
+            # with new ones (the default settings hash as the bare engine version, as they always did)
+            "layout": self.layout.fingerprint_part(),
             "clean": self.clean.as_dict(),
             "chunk": {
                 "target": self.chunk_target,
@@ -122,7 +126,7 @@ def process_source(
 ) -> ProcessedDocument:
     t0 = time.perf_counter()
     extraction = extract_source(
-        source, extractor=settings.extractor, password=password, limits=limits, ocr=settings.ocr
+        source, extractor=settings.extractor, password=password, limits=limits, ocr=settings.ocr, layout=settings.layout
     )
     t1 = time.perf_counter()
     cleaned = clean(

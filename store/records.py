@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
+from citeline.kinds import WriteStatus
 from citeline.text.geometry import Box
 from citeline.text.offsets import OffsetMap
 
@@ -162,7 +163,7 @@ class Provenance:
 
 @dataclass(frozen=True, slots=True)
 class WriteResult:
-    status: str  # added, updated, skipped
+    status: WriteStatus
     version_id: int | None
     version_no: int | None
     message: str | None = None

@@ -15,6 +15,7 @@ from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, sele
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
+from citeline.kinds import Executor, RunStatus
 from citeline.store import db
 from citeline.store import models as m
 from citeline.store.errors import NotFound, QueryError
@@ -196,7 +197,7 @@ class Store:
         roots: Sequence[str],
         settings: dict[str, Any],
         settings_hash: str,
-        executor: str,
+        executor: Executor,
         workers: int,
     ) -> int:
         """Record a new run (and mark earlier runs of this host whose process is gone interrupted)."""
@@ -244,7 +245,7 @@ class Store:
                 run.finished_at = m.utcnow()
             return len(stale)
 
-    def finish_run(self, run_id: int, *, status: str, counts: dict[str, int], seconds: float) -> None:
+    def finish_run(self, run_id: int, *, status: RunStatus, counts: dict[str, int], seconds: float) -> None:
         with db.transaction(self._sessions) as s:
             run = s.get(m.IngestionRun, run_id)
             assert run is not None

@@ -555,15 +555,17 @@ def test_corpus_chinese_pdfs_are_searchable(sqlite_url: str, tmp_path: Path) -> 
     index_is_exact(sqlite_url)
 
 
-# ----------------------------------------------------------------------------- the README
+# ----------------------------------------------------------------------------- the manual
 
 
-def readme_section(title: str) -> str:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    return readme.split(f"## {title}\n", 1)[1].split("\n## ", 1)[0]
+def guide_section(title: str) -> str:
+    """A section of the manual's getting-started page (the README's loop is a copy of its first blocks,
+    which tests/test_docs.py checks)."""
+    page = (Path(__file__).resolve().parent.parent / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    return page.split(f"## {title}\n", 1)[1].split("\n## ", 1)[0]
 
 
-def test_readme_walkthrough_runs_as_written(
+def test_guide_walkthrough_runs_as_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """ "From question to verified answer": its shell block in bash with the installed `citeline`,
@@ -572,7 +574,7 @@ def test_readme_walkthrough_runs_as_written(
     import subprocess
     import sys
 
-    section = readme_section("From question to verified answer")
+    section = guide_section("From question to verified answer")
     shell = section.split("```bash\n", 1)[1].split("```", 1)[0]
     python = [b.split("```", 1)[0] for b in section.split("```python\n")[1:]]
     assert len(python) == 2

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from citeline.ingest.extract.files import sha256_file
+from citeline.kinds import POLICIES
 from citeline.store.errors import NotFound
 from citeline.store.records import ChunkInfo, VersionInfo
 from citeline.store.store import Store
@@ -41,7 +42,7 @@ from citeline.verify.load import load_answer
 from citeline.verify.lookup import Lookup
 from citeline.verify.markers import resolve_marker
 from citeline.verify.match import Match, drift
-from citeline.verify.options import POLICIES, VerifyOptions, parse_fail_on
+from citeline.verify.options import VerifyOptions, parse_fail_on
 from citeline.verify.pairing import answer_language as detect_language
 from citeline.verify.parse import MAX_CITATIONS, AnswerInput, CitationInput, parse_answer
 from citeline.verify.quotes import cjk_count, folded_quote, insertions, quote_parts, word_count

@@ -23,6 +23,7 @@ from citeline.batch.outcomes import FileOutcome, SourceRef, outcome_of_error, ou
 from citeline.ingest.extract.files import Limits, sha256_file
 from citeline.ingest.isolate import IsolatedPool
 from citeline.ingest.pipeline import FileTask, PipelineSettings, ProcessedDocument, run_task
+from citeline.kinds import DEFAULT_EXECUTOR, EXECUTORS, OUTCOME_STATUSES, Executor, OutcomeStatus, RunStatus, member
 from citeline.store.models import DEFAULT_COLLECTION
 from citeline.store.store import RememberedFailure, Store
 from citeline.text.names import escape_name, show_name
@@ -58,7 +59,7 @@ class IngestOptions:
     password: str | None = None
     reprocess: bool = False
     limits: Limits = field(default_factory=Limits)
-    executor: str = "local"  # local (a process pool on this machine) or dask
+    executor: Executor = DEFAULT_EXECUTOR  # local (a process pool on this machine) or dask
     scheduler: str | None = None  # dask: tcp://host:8786 of an existing cluster (default: a local one)
     #: the collection every file goes into (default: each root's folder name, see collection_name)
     collection: str | None = None
@@ -73,7 +74,7 @@ class IngestSummary:
     outcomes: list[FileOutcome] = field(default_factory=list)
     seconds: float = 0.0
 
-    def count(self, status: str) -> int:
+    def count(self, status: OutcomeStatus) -> int:
         return sum(1 for o in self.outcomes if o.status == status)
 
     @property
@@ -85,14 +86,8 @@ class IngestSummary:
         return sum(o.chunks for o in self.outcomes if o.status in ("added", "updated"))
 
     def counts(self) -> dict[str, int]:
-        return {
-            "added": self.count("added"),
-            "updated": self.count("updated"),
-            "skipped": self.count("skipped"),
-            "failed": self.count("failed"),
-            "pages": self.pages,
-            "chunks": self.chunks,
-        }
+        by_status: dict[str, int] = {status: self.count(status) for status in OUTCOME_STATUSES}
+        return {**by_status, "pages": self.pages, "chunks": self.chunks}
 
 
 ProgressCallback = Callable[[FileOutcome, int, int], None]  # (outcome, done, total)
@@ -237,8 +232,7 @@ def ingest_files(
     progress: ProgressCallback | None = None,
 ) -> IngestSummary:
     """Ingest every file under ``paths`` into ``store``; see the module docstring."""
-    if options.executor not in ("local", "dask"):
-        raise ValueError(f"executor must be 'local' or 'dask', not {options.executor!r}")
+    member(options.executor, EXECUTORS, "executor")
     started = time.perf_counter()
     refs = discover(paths, options.globs, collection=options.collection, follow_links=options.follow_links)
     settings_hash = options.settings.fingerprint()
@@ -264,7 +258,7 @@ def ingest_files(
         if progress is not None:
             progress(outcome, len(summary.outcomes), summary.total)
 
-    status = "completed"
+    status: RunStatus = "completed"
     duplicates: dict[str, str] = {}  # path -> URI of a document with the same content
 
     def noted(outcome: FileOutcome) -> None:

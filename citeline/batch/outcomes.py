@@ -10,6 +10,7 @@ from citeline.ingest.errors import ExtractionError, ExtractorCrashed, TimedOut
 from citeline.ingest.extract.files import Limits
 from citeline.ingest.isolate import TaskTimeout, WorkerDied
 from citeline.ingest.pipeline import ProcessedDocument
+from citeline.kinds import OUTCOME_STATUSES, OutcomeStatus, member
 from citeline.store.store import Store
 from citeline.text.names import escape_name, show_name
 
@@ -34,7 +35,7 @@ class SourceRef:
 class FileOutcome:
     path: str
     uri: str
-    status: str  # added, updated, skipped, failed
+    status: OutcomeStatus
     reason: str | None = None
     message: str | None = None
     version_no: int | None = None
@@ -44,6 +45,9 @@ class FileOutcome:
     seconds: float = 0.0
     collection: str = ""
     content_sha256: str | None = None
+
+    def __post_init__(self) -> None:
+        member(self.status, OUTCOME_STATUSES, "outcome status")
 
     def as_row(self) -> dict[str, object]:
         """The outcome as stored: the path and message escaped like URIs (no surrogates reach

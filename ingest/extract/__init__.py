@@ -24,12 +24,11 @@ from citeline.ingest.extract.files import (
     sha256_file,
     sniff_format,
 )
+from citeline.ingest.extract.layout.settings import DEFAULT_SETTINGS, LayoutSettings
 from citeline.ingest.extract.model import Element, Extraction, Page, Problem
-from citeline.ingest.extract.ocr import OCR_MODES, OcrSettings
+from citeline.ingest.extract.ocr import OcrSettings
+from citeline.kinds import DEFAULT_EXTRACTOR, EXTRACTORS, OCR_MODES, Extractor, member
 from citeline.text.geometry import Box, Geometry, Line
-
-#: Values of ``--extractor``. ``auto`` picks by format: pdfplumber for PDFs.
-EXTRACTORS = ("auto", "pdfplumber", "pdfium")
 
 __all__ = [
     "EXTRACTORS",
@@ -37,6 +36,7 @@ __all__ = [
     "Box",
     "Element",
     "Extraction",
+    "Extractor",
     "Geometry",
     "Limits",
     "Line",
@@ -55,11 +55,12 @@ __all__ = [
 def extract(
     path: str | os.PathLike[str],
     *,
-    extractor: str = "auto",
+    extractor: Extractor = DEFAULT_EXTRACTOR,
     password: str | None = None,
     limits: Limits = Limits(),
     fallback: bool = True,
     ocr: OcrSettings = OcrSettings(),
+    layout: LayoutSettings = DEFAULT_SETTINGS,
 ) -> Extraction:
     """Extract one file in this process. For batches, see :mod:`citeline.ingest.isolate`."""
     return extract_source(
@@ -69,17 +70,19 @@ def extract(
         limits=limits,
         fallback=fallback,
         ocr=ocr,
+        layout=layout,
     )
 
 
 def extract_source(
     source: SourceFile,
     *,
-    extractor: str = "auto",
+    extractor: Extractor = DEFAULT_EXTRACTOR,
     password: str | None = None,
     limits: Limits = Limits(),
     fallback: bool = True,
     ocr: OcrSettings = OcrSettings(),
+    layout: LayoutSettings = DEFAULT_SETTINGS,
 ) -> Extraction:
     """Run the backend for an already-read file.
 
@@ -87,23 +90,22 @@ def extract_source(
     always use their own reader. With ``fallback`` (the default), a PDF that pdfminer cannot parse
     is retried with pdfium, and the result carries a ``fallback`` problem saying so. ``ocr`` says
     which pages Tesseract reads (default: those without a usable text layer), and images are read
-    by it page by page.
+    by it page by page. ``layout`` holds the layout engine's thresholds for PDF pages.
     """
-    if extractor not in EXTRACTORS:
-        raise ValueError(f"extractor must be one of {', '.join(EXTRACTORS)}, not {extractor!r}")
+    member(extractor, EXTRACTORS, "extractor")
     fmt = source.format
     if fmt == PDF:
         from citeline.ingest.extract.pdf import extract_pdfium, extract_pdfplumber
 
         if extractor == "pdfium":
-            return extract_pdfium(source, password=password, limits=limits, ocr=ocr)
+            return extract_pdfium(source, password=password, limits=limits, ocr=ocr, layout=layout)
         try:
-            return extract_pdfplumber(source, password=password, limits=limits, ocr=ocr)
+            return extract_pdfplumber(source, password=password, limits=limits, ocr=ocr, layout=layout)
         except CorruptFile as first:
             if not fallback:
                 raise
             try:
-                result = extract_pdfium(source, password=password, limits=limits, ocr=ocr)
+                result = extract_pdfium(source, password=password, limits=limits, ocr=ocr, layout=layout)
             except ExtractionError:
                 raise first from None
             note = Problem("fallback", (), f"pdfplumber failed ({first.detail}); extracted with pdfium")
