@@ -291,6 +291,7 @@ def test_migration_puts_existing_documents_in_the_collection_of_their_root(
     SQLite the table copy would cascade-delete them with foreign keys on)."""
     a, b = two_roots
     (b / "report.txt").rename(b / "rapport.txt")  # before 0008 two roots could not both hold report.txt
+    (b / "more.txt").rename(b / "plus%FF.txt")  # a name spelled like an escape
     with Store(db_url) as store:
         ingest_files(store, [a], IngestOptions(workers=1))
         ingest_files(store, [b], IngestOptions(workers=1))
@@ -299,9 +300,14 @@ def test_migration_puts_existing_documents_in_the_collection_of_their_root(
     with engine.connect() as conn:
         before = tuple(conn.execute(text(counts)).one())
     store_db.downgrade(engine, "0005")
-    with engine.connect() as conn:
+    with engine.begin() as conn:
         assert tuple(conn.execute(text(counts)).one()) == before
         assert "collection" not in list(conn.execute(text("SELECT * FROM documents")).keys())
+        # as 0005 stored it: the name as it is
+        conn.execute(
+            text("UPDATE documents SET uri = 'plus%FF.txt', last_path = :path WHERE uri = 'plus%25FF.txt'"),
+            {"path": str(b / "plus%FF.txt")},
+        )
     store_db.upgrade(engine)
     store_db.check(engine)
     with engine.connect() as conn:
@@ -313,7 +319,7 @@ def test_migration_puts_existing_documents_in_the_collection_of_their_root(
         ("A", "notes.txt"),
         ("A", "report.txt"),
         ("B", "extra/annexe.txt"),
-        ("B", "more.txt"),
+        ("B", "plus%25FF.txt"),
         ("B", "rapport.txt"),
     ]
     assert sorted(view) == ["A", "B"]

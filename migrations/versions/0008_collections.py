@@ -12,6 +12,8 @@
 * ``verification_rates``: ``verified_rate`` and ``passed_rate`` were an integer division on
   SQLite (65 of 99 gave 0); now ``1.0 * verified / citations`` on both databases.
 * ``chunk_provenance`` gains the ``collection`` column.
+* URIs and last paths are stored escaped (:mod:`citeline.text.names`): the few old ones spelled
+  like an escape (``a%FF.txt``) are rewritten (``a%25FF.txt``), so they still name their file.
 
 Revision ID: 0008
 Revises: 0005
@@ -135,11 +137,23 @@ def upgrade() -> None:
         LEFT JOIN ingestion_runs r ON r.id = v.run_id
         """
     )
+    from citeline.text.names import escape_name
+
     rows = bind.execute(first_roots).fetchall()
     if rows:
+        # URIs and paths are stored escaped from now on: an old name spelled like an escape
+        # ("a%FF.txt") is written as it will be read back ("a%25FF.txt"); any other is unchanged
         bind.execute(
-            sa.text("UPDATE documents SET collection = :collection WHERE id = :id"),
-            [{"id": i, "collection": collection_of(uri, path, roots)} for i, uri, path, roots in rows],
+            sa.text("UPDATE documents SET collection = :collection, uri = :uri, last_path = :path WHERE id = :id"),
+            [
+                {
+                    "id": i,
+                    "collection": collection_of(uri, path, roots),
+                    "uri": escape_name(uri),
+                    "path": escape_name(path) if path is not None else None,
+                }
+                for i, uri, path, roots in rows
+            ],
         )
     with op.batch_alter_table("documents", schema=None) as batch_op:
         batch_op.alter_column("collection", existing_type=sa.String(length=255), nullable=False)
