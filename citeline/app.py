@@ -83,6 +83,11 @@ def db_option(f: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def collection_option(help_text: str) -> Callable[[F], F]:
+    """``--collection NAME``: the collection a command reads (or, for ingest, writes)."""
+    return click.option("--collection", "-c", "collection", metavar="NAME", default=None, help=help_text)
+
+
 class _EchoHandler(logging.Handler):
     """Log records as one escaped line each on stderr (through click, so tests capture them)."""
 

@@ -13,6 +13,7 @@ from citeline.app import (
     EXIT_USAGE,
     CommandError,
     cli,
+    collection_option,
     db_option,
     errors_as_messages,
     layout_option,
@@ -102,6 +103,17 @@ MIN_MAX_MEMORY = 256 * 1024 * 1024
     default=None,
     help="Dask scheduler, e.g. tcp://10.0.0.5:8786 (default with --executor dask: a local cluster of --workers).",
 )
+@collection_option("Put every file in this collection (default: the name of each PATH's folder).")
+@click.option(
+    "--follow-links",
+    is_flag=True,
+    help="Read symbolic links that lead outside PATH (default: skip them, each with an outcome line).",
+)
+@click.option(
+    "--retry-failed",
+    is_flag=True,
+    help="Read again files that failed before on the same content (default: skip them until they change).",
+)
 @click.option("--allow-failures", is_flag=True, help="Exit 0 even when some files failed.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
 @ocr_options
@@ -122,6 +134,9 @@ def ingest(
     chunk_unit: str,
     executor: Executor,
     scheduler: str | None,
+    collection: str | None,
+    follow_links: bool,
+    retry_failed: bool,
     allow_failures: bool,
     quiet: bool,
     ocr: Any,
@@ -132,13 +147,19 @@ def ingest(
     Unchanged files are skipped by content hash; a changed file becomes a new version and the old
     one is kept, marked superseded. Each document version is written in one transaction, so an
     interrupted run leaves no half-written version and a rerun resumes. A file is identified by
-    its path relative to the PATH it was found under.
+    its path relative to the PATH it was found under, within its collection: --collection, or
+    the name of the PATH folder (so `ingest A` and `ingest B` never share a document).
+
+    A file that failed is not read again until its content changes (--retry-failed reads it).
+    Symbolic links that lead outside PATH are skipped unless --follow-links; a second name of one
+    file is read once; each gets an outcome line.
 
     \b
     Example:
         citeline ingest fixtures/
         citeline ingest uploads/ --workers 4 --max-memory 2G
         citeline ingest papers/ --layout min_gutter=8 --layout space_gap=0.2
+        citeline ingest /shares/legal --collection legal --retry-failed
         citeline --db postgresql+psycopg://user@host/db ingest /corpus --workers 8 --glob '*.pdf'
         citeline --db postgresql+psycopg://user@db/citeline ingest /shared/corpus \\
             --executor dask --scheduler tcp://10.0.0.5:8786
@@ -172,11 +193,16 @@ def ingest(
         ),
         executor=executor,
         scheduler=scheduler,
+        collection=collection,
+        follow_links=follow_links,
+        retry_failed=retry_failed,
     )
+    if collection is not None and not collection.strip():
+        raise CommandError("--collection: the name is empty", EXIT_USAGE)
     if scheduler and executor != "dask":
         raise CommandError("--scheduler needs --executor dask", EXIT_USAGE)
     try:
-        total = len(discover(paths, globs))
+        total = len(discover(paths, globs, collection=collection, follow_links=follow_links))
     except DiscoveryError as exc:
         raise CommandError(str(exc), EXIT_USAGE) from None
     store = open_store()
@@ -219,30 +245,41 @@ def ingest(
 @click.option("--force", is_flag=True, help="With --mark-deleted: also when more than half the documents are missing.")
 @click.option("--duplicates", is_flag=True, help="Also list documents whose current content is another document's.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@collection_option("Only documents of this collection (with PATHs: instead of each PATH's folder name).")
 @db_option
-def status(paths: tuple[str, ...], mark_deleted: bool, force: bool, duplicates: bool, fmt: str) -> None:
+def status(
+    paths: tuple[str, ...], mark_deleted: bool, force: bool, duplicates: bool, fmt: str, collection: str | None
+) -> None:
     """Files changed on disk or missing since their current version.
 
-    Without PATHs, checks every document at the absolute path it was last ingested from. With
-    PATHs, also lists files under them that are not in the store yet (new). --mark-deleted refuses
-    to mark more than half the current documents deleted unless --force (a moved or unmounted
-    folder looks like a deleted corpus).
+    Without PATHs, checks every document (of --collection) at the absolute path it was last
+    ingested from. With PATHs, checks only the documents of each PATH's collection (--collection,
+    or the PATH folder's name, as ingest names it) read from under PATH, and lists files under
+    PATH that are not in the store yet (new); --mark-deleted touches no other document, and
+    refuses to mark more than half of them deleted unless --force (a moved or unmounted folder
+    looks like a deleted corpus).
 
     \b
     Example:
         citeline status
         citeline status corpus/ --mark-deleted
+        citeline status --collection legal
         citeline status --duplicates --format json
     """
     from citeline.batch.status import check_status
 
     store = open_store(migrate=False)
     with errors_as_messages():
-        report = check_status(store, paths, mark_deleted=mark_deleted, force=force, duplicates=duplicates)
-    rows = [[r.state, r.uri, r.version_no, r.path if r.of is None else f"{r.path} (same as {r.of})"] for r in report]
+        report = check_status(
+            store, paths, mark_deleted=mark_deleted, force=force, duplicates=duplicates, collection=collection
+        )
+    rows = [
+        [r.state, r.collection, r.uri, r.version_no, r.path if r.of is None else f"{r.path} (same as {r.of})"]
+        for r in report
+    ]
     if fmt == "json":
         click.echo(dumps([r.as_json() for r in report]))
     elif rows:
-        click.echo(table(["state", "document", "version", "path"], rows))
+        click.echo(table(["state", "collection", "document", "version", "path"], rows))
     else:
         click.echo("Everything is up to date.")

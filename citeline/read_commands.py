@@ -11,6 +11,7 @@ from citeline.app import (
     EXIT_USAGE,
     CommandError,
     cli,
+    collection_option,
     db_option,
     errors_as_messages,
     layout_option,
@@ -28,22 +29,24 @@ from citeline.output import csv_text, dumps, printable, table
 @click.option("--all-versions", is_flag=True, help="Include chunks of superseded versions.")
 @click.option("--format", "fmt", type=click.Choice(["table", "jsonl", "csv"]), default="table", show_default=True)
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="At most N chunks.")
+@collection_option("Only documents of this collection.")
 @db_option
-def chunks(document: str | None, all_versions: bool, fmt: str, limit: int | None) -> None:
+def chunks(document: str | None, all_versions: bool, fmt: str, limit: int | None, collection: str | None) -> None:
     """List chunks with their provenance.
 
     jsonl fields: chunk_id, document, version, is_current, ordinal, text, chunk_hash, content_hash,
-    page_start, page_end, raw_start, raw_end, clean_start, clean_end.
+    page_start, page_end, raw_start, raw_end, clean_start, clean_end, collection.
 
     \b
     Example:
         citeline chunks --document policy_handbook.pdf --format jsonl
+        citeline chunks --collection legal --format csv
     """
     import itertools
 
     store = open_store(migrate=False)
     with errors_as_messages():
-        items = store.iter_chunks(document=document, all_versions=all_versions)
+        items = store.iter_chunks(document=document, all_versions=all_versions, collection=collection)
         if limit:
             items = itertools.islice(items, limit)
         if fmt == "jsonl":
@@ -81,8 +84,9 @@ def chunks(document: str | None, all_versions: bool, fmt: str, limit: int | None
 @cli.command()
 @click.argument("uri")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@collection_option("The document's collection (needed when two collections hold a document of this URI).")
 @db_option
-def show(uri: str, fmt: str) -> None:
+def show(uri: str, fmt: str, collection: str | None) -> None:
     """A document: its versions, pages, stripped furniture and chunk counts.
 
     \b
@@ -91,7 +95,7 @@ def show(uri: str, fmt: str) -> None:
     """
     store = open_store(migrate=False)
     with errors_as_messages():
-        info = store.document(uri)
+        info = store.document(uri, collection=collection)
     if fmt == "json":
         click.echo(dumps(info.as_json()))
         return
@@ -191,7 +195,9 @@ def provenance(chunk_id: str, fmt: str) -> None:
 
 @cli.command()
 @click.argument("query")
-@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(["table", "csv", "json", "jsonl"]), default="table", show_default=True
+)
 @click.option(
     "--timeout",
     type=click.FloatRange(min=0, min_open=True, max=86_400),
@@ -205,6 +211,7 @@ def sql(query: str, fmt: str, timeout: float) -> None:
 
     Exactly one statement, in a read-only transaction, stopped after --timeout; rows are written as
     they are read. On PostgreSQL connect as a role that can only read (citeline db create-reader).
+    jsonl: one JSON object per row, keyed by column name (as chunks and search --format jsonl).
 
     Views: chunk_provenance (chunk_id, document_uri, version_no, is_current, content_hash,
     chunk_hash, page_start, page_end, raw_start, raw_end, text, ...) and verification_rates.
@@ -213,10 +220,11 @@ def sql(query: str, fmt: str, timeout: float) -> None:
     Example:
         citeline sql "SELECT document_uri, version_no, count(*) FROM chunk_provenance GROUP BY 1, 2"
         citeline sql "SELECT chunk_id, text FROM chunk_provenance WHERE is_current = 1" --format csv
+        citeline sql "SELECT * FROM verification_rates" --format jsonl
     """
     import sys
 
-    from citeline.output import stream_json, stream_table, write_csv
+    from citeline.output import stream_json, stream_jsonl, stream_table, write_csv
     from citeline.store.sql import open_query
 
     out = sys.stdout
@@ -224,6 +232,8 @@ def sql(query: str, fmt: str, timeout: float) -> None:
         try:
             if fmt == "json":
                 stream_json(result.columns, result.rows, out)
+            elif fmt == "jsonl":
+                stream_jsonl(result.columns, result.rows, out)
             elif fmt == "csv":
                 write_csv(result.columns, result.rows, out)
             else:

@@ -6,7 +6,16 @@ import sys
 
 import click
 
-from citeline.app import EXIT_FAILURE, EXIT_USAGE, CommandError, cli, db_option, errors_as_messages, open_store
+from citeline.app import (
+    EXIT_FAILURE,
+    EXIT_USAGE,
+    CommandError,
+    cli,
+    collection_option,
+    db_option,
+    errors_as_messages,
+    open_store,
+)
 from citeline.kinds import DEFAULT_POLICY, POLICIES, Policy
 from citeline.output import dumps
 
@@ -238,8 +247,9 @@ def verify(
     metavar="NAME",
     help="Another name clients may reach the server by (Host header); repeatable; '*' for any.",
 )
+@collection_option("Show and search only the documents of this collection.")
 @db_option
-def serve(host: str, port: int, allow_hosts: tuple[str, ...]) -> None:
+def serve(host: str, port: int, allow_hosts: tuple[str, ...], collection: str | None) -> None:
     """A local web app: browse documents, versions and chunks, search chunks, open a chunk on its
     page, and paste or upload an answer JSON to see its verification report.
 
@@ -250,12 +260,13 @@ def serve(host: str, port: int, allow_hosts: tuple[str, ...]) -> None:
     Example:
         citeline serve --port 8000     # then open http://127.0.0.1:8000/
         citeline serve --host 0.0.0.0 --allow-host citeline.lan
+        citeline serve --collection legal
     """
     from citeline.present.web import make_server
 
     store = open_store(migrate=False)
     try:
-        server = make_server(store, host, port, allow_hosts=allow_hosts)
+        server = make_server(store, host, port, allow_hosts=allow_hosts, collection=collection)
     except OSError as exc:
         raise CommandError(f"Cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     click.echo(f"citeline serving {store.display_url} at http://{host}:{server.server_address[1]}/ (Ctrl-C to stop)")

@@ -96,15 +96,22 @@ class ProcessedDocument:
     #: what the libraries warned about while reading this file ("Invalid MediaBox ..."): logged by
     #: the batch (``-v``), never printed by the worker
     warnings: tuple[str, ...] = ()
+    #: the collection the document belongs to ("": the store's default)
+    collection: str = ""
 
     @property
     def page_count(self) -> int:
         return self.extraction.page_count
 
 
-def chunk_id(uri: str, content_sha256: str, settings_hash: str, clean_start: int, clean_end: int) -> str:
-    """A stable chunk id: the same file, settings and span give the same id on every machine."""
+def chunk_id(
+    uri: str, content_sha256: str, settings_hash: str, clean_start: int, clean_end: int, collection: str = ""
+) -> str:
+    """A stable chunk id: the same file, collection, settings and span give the same id on every
+    machine (two collections holding the same file under the same URI have different chunks)."""
     key = f"{uri}\x00{content_sha256}\x00{settings_hash}\x00{clean_start}:{clean_end}".encode()
+    if collection:
+        key = collection.encode("utf-8", "surrogateescape") + b"\x00" + key
     return "ck_" + hashlib.sha256(key).hexdigest()[:20]
 
 
@@ -115,6 +122,7 @@ def process_source(
     *,
     password: str | None = None,
     limits: Limits = Limits(),
+    collection: str = "",
 ) -> ProcessedDocument:
     t0 = time.perf_counter()
     extraction = extract_source(
@@ -142,7 +150,9 @@ def process_source(
         pages = pages_of(extraction.pages, d.raw)
         records.append(
             ChunkRecord(
-                chunk_id=chunk_id(uri, extraction.content_sha256, settings_hash, d.clean.start, d.clean.end),
+                chunk_id=chunk_id(
+                    uri, extraction.content_sha256, settings_hash, d.clean.start, d.clean.end, collection
+                ),
                 ordinal=d.ordinal,
                 text=d.text,
                 text_sha256=hashlib.sha256(d.text.encode("utf-8")).hexdigest(),
@@ -165,6 +175,7 @@ def process_source(
         chunks=tuple(records),
         settings_hash=settings_hash,
         seconds={"extract": t1 - t0, "clean": t2 - t1, "chunk": t3 - t2},
+        collection=collection,
     )
 
 
@@ -175,11 +186,12 @@ def process_file(
     *,
     password: str | None = None,
     limits: Limits = Limits(),
+    collection: str = "",
 ) -> ProcessedDocument:
     """Read, extract, clean and chunk one file. Raises :class:`citeline.ingest.errors.ExtractionError`."""
     t0 = time.perf_counter()
     source = read_source(path, limits=limits)
-    result = process_source(source, uri, settings, password=password, limits=limits)
+    result = process_source(source, uri, settings, password=password, limits=limits, collection=collection)
     result.seconds["read"] = time.perf_counter() - t0 - sum(result.seconds.values())
     return result
 
@@ -193,13 +205,21 @@ class FileTask:
     settings: PipelineSettings
     password: str | None = None
     limits: Limits = field(default_factory=Limits)
+    collection: str = ""
 
 
 def run_task(task: FileTask) -> ProcessedDocument:
     """Worker entry point: :func:`process_file` for one :class:`FileTask`, with what the libraries
     warn about collected into :attr:`ProcessedDocument.warnings` instead of the worker's stderr."""
     with collected_warnings() as collected:
-        result = process_file(task.path, task.uri, task.settings, password=task.password, limits=task.limits)
+        result = process_file(
+            task.path,
+            task.uri,
+            task.settings,
+            password=task.password,
+            limits=task.limits,
+            collection=task.collection,
+        )
     return dataclasses.replace(result, warnings=tuple(collected))
 
 

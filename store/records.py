@@ -30,6 +30,7 @@ class VersionInfo:
     superseded_at: datetime | None
     deleted: bool
     problems: tuple[dict[str, Any], ...] = ()
+    collection: str = ""
 
     @property
     def is_current(self) -> bool:
@@ -54,6 +55,7 @@ class ChunkInfo:
     page_start: int | None
     page_end: int | None
     map: OffsetMap = field(repr=False, compare=False)
+    collection: str = ""
 
     def as_json(self) -> dict[str, Any]:
         """The documented JSONL record of ``citeline chunks``."""
@@ -72,6 +74,7 @@ class ChunkInfo:
             "raw_end": self.raw_end,
             "clean_start": self.clean_start,
             "clean_end": self.clean_end,
+            "collection": self.collection,
         }
 
 
@@ -108,6 +111,7 @@ class DocumentInfo:
     versions: tuple[VersionInfo, ...]
     pages: tuple[PageInfo, ...]  # of the current (or newest) version
     furniture: tuple[FurnitureInfo, ...]  # of the current (or newest) version
+    collection: str = ""
 
     @property
     def current(self) -> VersionInfo | None:
@@ -119,6 +123,7 @@ class DocumentInfo:
 
         return {
             "uri": self.uri,
+            "collection": self.collection,
             "created_at": self.created_at.isoformat(),
             "deleted_at": self.deleted_at.isoformat() if self.deleted_at else None,
             "last_path": self.last_path,

@@ -219,6 +219,7 @@ class SearchHit:
     raw_end: int
     snippet: str
     text: str
+    collection: str = ""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -233,6 +234,7 @@ class SearchHit:
             "raw_end": self.raw_end,
             "snippet": self.snippet,
             "text": self.text,
+            "collection": self.collection,
         }
 
 
@@ -278,17 +280,17 @@ def snippet(text: str, query: Query, width: int = SNIPPET_CHARS) -> str:
 _SELECT = """
 SELECT c.id, {score} AS score, d.uri, v.version_no,
        CASE WHEN v.superseded_at IS NULL AND d.deleted_at IS NULL THEN 1 ELSE 0 END AS is_current,
-       c.page_start, c.page_end, c.raw_start, c.raw_end, c.text
+       c.page_start, c.page_end, c.raw_start, c.raw_end, c.text, d.collection
 FROM {source}
 JOIN document_versions v ON v.id = c.version_id
 JOIN documents d ON d.id = v.document_id
-WHERE {match} {current} {document} {exclude}
+WHERE {match} {current} {document} {collection} {exclude}
 ORDER BY score DESC, c.id
 LIMIT :k
 """
 
 
-def _statement(dialect: str, *, all_versions: bool, document: bool, exclude: int) -> str:
+def _statement(dialect: str, *, all_versions: bool, document: bool, exclude: int, collection: bool = False) -> str:
     if dialect == "sqlite":
         # m: FTS5's own top keys and scores, a VALUES list from run_search
         score, source, match = (
@@ -306,7 +308,16 @@ def _statement(dialect: str, *, all_versions: bool, document: bool, exclude: int
         doc = "AND d.uri ~ :document" if document else ""
     current = "" if all_versions else "AND v.superseded_at IS NULL AND d.deleted_at IS NULL"
     excluded = f"AND c.id NOT IN ({', '.join(f':x{i}' for i in range(exclude))})" if exclude else ""
-    return _SELECT.format(score=score, source=source, match=match, current=current, document=doc, exclude=excluded)
+    in_collection = "AND d.collection = :collection" if collection else ""
+    return _SELECT.format(
+        score=score,
+        source=source,
+        match=match,
+        current=current,
+        document=doc,
+        collection=in_collection,
+        exclude=excluded,
+    )
 
 
 _TOP_SQL = "SELECT rowid, -rank FROM chunk_search WHERE chunk_search MATCH :q ORDER BY rank LIMIT :n"
@@ -424,7 +435,13 @@ def glob_to_regex(pattern: str) -> str:
 
 
 def run_search(
-    connection: Any, text: str, *, k: int = 8, document: str | None = None, all_versions: bool = False
+    connection: Any,
+    text: str,
+    *,
+    k: int = 8,
+    document: str | None = None,
+    all_versions: bool = False,
+    collection: str | None = None,
 ) -> list[SearchHit]:
     """The ``k`` best chunks for the query ``text`` (see :func:`parse_query`): chunks holding every
     clause first; then, when there are fewer than ``k`` of them, chunks holding any clause, ranked
@@ -450,9 +467,17 @@ def run_search(
         params: dict[str, Any] = {"q": rendered, "k": k - len(hits)}
         if document is not None:
             params["document"] = glob_to_sqlite(document) if dialect == "sqlite" else glob_to_regex(document)
+        if collection is not None:
+            params["collection"] = collection
         for i, hit in enumerate(hits):
             params[f"x{i}"] = hit.chunk_id
-        statement = _statement(dialect, all_versions=all_versions, document=document is not None, exclude=len(hits))
+        statement = _statement(
+            dialect,
+            all_versions=all_versions,
+            document=document is not None,
+            exclude=len(hits),
+            collection=collection is not None,
+        )
         if dialect == "sqlite":
             # FTS5 ranks its own top n (ORDER BY rank LIMIT keeps a heap of n), and only those are
             # joined and filtered; n grows when the filters (superseded versions, deleted documents,
@@ -488,6 +513,7 @@ def run_search(
                     raw_end=int(row[8]),
                     snippet=snippet(row[9], query),
                     text=row[9],
+                    collection=row[10],
                 )
             )
     return hits
@@ -506,6 +532,7 @@ class Change:
     document: str
     version: int
     at: Any  # datetime (UTC)
+    collection: str = ""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -514,29 +541,31 @@ class Change:
             "document": self.document,
             "version": self.version,
             "at": self.at.isoformat() if self.at is not None else None,
+            "collection": self.collection,
         }
 
 
 _ADDED = """
-SELECT c.id, d.uri, v.version_no, v.current_since
+SELECT c.id, d.uri, v.version_no, v.current_since, d.collection
 FROM chunks c JOIN document_versions v ON v.id = c.version_id JOIN documents d ON d.id = v.document_id
-WHERE v.superseded_at IS NULL AND d.deleted_at IS NULL AND v.current_since > :since
+WHERE v.superseded_at IS NULL AND d.deleted_at IS NULL AND v.current_since > :since {collection}
 ORDER BY v.current_since, c.version_id, c.ordinal
 """
 _RETIRED = """
 SELECT c.id, d.uri, v.version_no,
        CASE WHEN v.superseded_at IS NOT NULL AND v.superseded_at > :since THEN v.superseded_at
-            ELSE d.deleted_at END AS at
+            ELSE d.deleted_at END AS at, d.collection
 FROM chunks c JOIN document_versions v ON v.id = c.version_id JOIN documents d ON d.id = v.document_id
-WHERE (v.current_since IS NULL OR v.current_since <= :since)
+WHERE (v.current_since IS NULL OR v.current_since <= :since) {collection}
   AND ((v.superseded_at IS NOT NULL AND v.superseded_at > :since)
        OR (v.superseded_at IS NULL AND d.deleted_at IS NOT NULL AND d.deleted_at > :since))
 ORDER BY at, c.version_id, c.ordinal
 """
 
 
-def changes_since(connection: Any, since: Any) -> list[Change]:
-    """:class:`Change` s after ``since`` (a UTC datetime): added first, then retired, in time order."""
+def changes_since(connection: Any, since: Any, *, collection: str | None = None) -> list[Change]:
+    """:class:`Change` s after ``since`` (a UTC datetime): added first, then retired, in time
+    order; of the documents of ``collection`` only, when given."""
     from datetime import UTC, datetime
 
     from sqlalchemy import text as sql
@@ -549,6 +578,14 @@ def changes_since(connection: Any, since: Any) -> list[Change]:
         return value if value is None or value.tzinfo is not None else value.replace(tzinfo=UTC)
 
     at = UTCDateTime().process_bind_param(since, connection.dialect)
-    added = [Change("added", r[0], r[1], r[2], utc(r[3])) for r in connection.execute(sql(_ADDED), {"since": at})]
-    retired = [Change("retired", r[0], r[1], r[2], utc(r[3])) for r in connection.execute(sql(_RETIRED), {"since": at})]
+    where = "AND d.collection = :collection" if collection is not None else ""
+    params = {"since": at, "collection": collection} if collection is not None else {"since": at}
+    added = [
+        Change("added", r[0], r[1], r[2], utc(r[3]), r[4])
+        for r in connection.execute(sql(_ADDED.format(collection=where)), params)
+    ]
+    retired = [
+        Change("retired", r[0], r[1], r[2], utc(r[3]), r[4])
+        for r in connection.execute(sql(_RETIRED.format(collection=where)), params)
+    ]
     return added + retired

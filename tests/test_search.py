@@ -344,7 +344,7 @@ def test_changes_since_a_run_and_a_time(indexed: tuple[Store, Path], db_url: str
     code, out, _ = run("--db", db_url, "changes", "--since", mark.isoformat())
     assert code == 0
     lines = [json.loads(line) for line in out.splitlines()]
-    assert {tuple(line) for line in lines} == {("change", "chunk_id", "document", "version", "at")}
+    assert {tuple(line) for line in lines} == {("change", "chunk_id", "document", "version", "at", "collection")}
     assert Counter(line["change"] for line in lines) == Counter(added=len(v2), retired=len(v1 - v2))
     # a restored version is added again, the one it replaces retired
     restore_mark = datetime.now(UTC)
@@ -395,6 +395,7 @@ def test_search_command_formats(indexed: tuple[Store, Path], db_url: str) -> Non
             "raw_end",
             "snippet",
             "text",
+            "collection",
         ]
     ] * len(lines)
     assert lines[0]["document"] == "multilingual.pdf"
@@ -497,6 +498,7 @@ def test_langchain_retriever_loader_and_verify(indexed: tuple[Store, Path]) -> N
         "raw_end",
         "score",
         "is_current",
+        "collection",
     }
     assert top.page_content == store.chunks([top.id])[top.id].text
     loaded = list(CitelineLoader(store).lazy_load())
@@ -543,7 +545,7 @@ def test_corpus_chinese_pdfs_are_searchable(sqlite_url: str, tmp_path: Path) -> 
     for name in names:
         (folder / name).symlink_to(CORPUS / name)
     store = Store(sqlite_url)
-    ingest_files(store, [folder], IngestOptions(workers=1))
+    ingest_files(store, [folder], IngestOptions(workers=1, follow_links=True))
     for name in names:
         chunk = next(c for c in store.iter_chunks(document=name) if len(c.text) > 200)
         runs = re.findall(r"[\u3040-\u30ff\u4e00-\u9fff]{4,}", chunk.text)

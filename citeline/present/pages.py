@@ -13,6 +13,7 @@ from typing import Any
 
 from citeline.ingest.extract.files import sha256_file
 from citeline.text.geometry import Box
+from citeline.text.names import unescape_name
 
 #: Render scale: 1.5 = 108 dpi, readable and small.
 RENDER_SCALE = 1.5
@@ -80,7 +81,8 @@ class PageRenderer:
             doc = None
             try:
                 version = self.store.version(version_id)
-                path = self.store.document(version.document_uri).last_path
+                stored = self.store.document(version.document_uri, collection=version.collection).last_path
+                path = unescape_name(stored) if stored else None
                 if path and sha256_file(path) == version.content_sha256:
                     if version.media_type == "application/pdf":
                         import pypdfium2 as pdfium
