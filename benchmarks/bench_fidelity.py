@@ -149,7 +149,9 @@ def furniture_lines(pages: Sequence[Sequence[str]]) -> list[set[int]]:
     out: list[set[int]] = []
     for p, lines in enumerate(pages):
         marked = {
-            i for i in bands[p] if _PAGE_NUMBER.match(lines[i].strip()) or len(seen.get(_running_key(lines[i]), ())) >= need
+            i
+            for i in bands[p]
+            if _PAGE_NUMBER.match(lines[i].strip()) or len(seen.get(_running_key(lines[i]), ())) >= need
         }
         filled = [i for i, ln in enumerate(lines) if ln.strip()]
         for i in filled[-FOOTNOTE_LINES:]:
@@ -178,8 +180,10 @@ def reference_merges(text: str) -> set[str]:
                     paragraph.append(("\n", -1))
                 paragraph.extend((c, i) for c in line)
                 continue
-            if paragraph and any(i in marked for _, i in paragraph) and any(
-                i not in marked and i >= 0 for _, i in paragraph
+            if (
+                paragraph
+                and any(i in marked for _, i in paragraph)
+                and any(i not in marked and i >= 0 for _, i in paragraph)
             ):
                 merged.update(_merged_sentences(paragraph, marked))
             paragraph = []

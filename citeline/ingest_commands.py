@@ -31,7 +31,8 @@ from citeline.output import Progress, dumps, printable, table
     type=click.Choice(["auto", "pdfplumber", "pdfium"]),
     default="auto",
     show_default=True,
-    help="PDF backend; auto = pdfplumber. Other formats always use their own reader.",
+    help="PDF backend; auto = pdfium (pdfplumber where pdfium cannot read a file or a page). "
+    "Other formats always use their own reader.",
 )
 @click.option(
     "--glob",
