@@ -26,6 +26,7 @@ rotated text, every code point of a vertical line gets the line's whole box.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from array import array
 from operator import attrgetter
@@ -61,8 +62,40 @@ MARGIN_BAND = 0.15
 _ROTATION = attrgetter("rotation")
 
 
+#: How far (points) a glyph's centre may stand outside the page's CropBox and still be on the page.
+CROP_TOLERANCE = 0.5
+
+
+def outside_crop(glyphs: list[Glyph], width: float, height: float) -> tuple[list[Glyph], list[Glyph]]:
+    """``glyphs`` split into those on the page as a viewer shows it (the CropBox, ``0..width`` by
+    ``0..height``) and those outside it (a printer's note above the visible area), by each glyph's
+    centre."""
+    lo_x, lo_y, hi_x, hi_y = -CROP_TOLERANCE, -CROP_TOLERANCE, width + CROP_TOLERANCE, height + CROP_TOLERANCE
+    inside: list[Glyph] = []
+    outside: list[Glyph] = []
+    for g in glyphs:
+        cx, cy = (g.x0 + g.x1) / 2, (g.top + g.bottom) / 2
+        (inside if lo_x <= cx <= hi_x and lo_y <= cy <= hi_y else outside).append(g)
+    return inside, outside
+
+
 def layout_page(page: PageGlyphs, settings: LayoutSettings = DEFAULT_SETTINGS) -> list[LayoutLine]:
-    """The lines of one page in reading order."""
+    """The lines of one page in reading order; text outside the page's CropBox is laid out on its
+    own and read last, as lines of kind ``outside_crop`` (furniture: never in the body)."""
+    inside, outside = outside_crop(page.glyphs, page.width, page.height)
+    if not outside:
+        return _layout_page(page, settings)
+    body = _layout_page(PageGlyphs(page.number, page.width, page.height, inside, page.rules), settings)
+    # laid out on a page as large as the text's own extent, so nothing of it is "outside" again
+    x1 = max(page.width, max(g.x1 for g in outside))
+    cut = _layout_page(PageGlyphs(page.number, x1, page.height, outside, ()), settings)
+    return body + [
+        dataclasses.replace(ln, kind="outside_crop", paragraph_before=ln.paragraph_before or k == 0)
+        for k, ln in enumerate(cut)
+    ]
+
+
+def _layout_page(page: PageGlyphs, settings: LayoutSettings) -> list[LayoutLine]:
     glyphs = page.glyphs
     if not glyphs:
         return []
