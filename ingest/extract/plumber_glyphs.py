@@ -3,7 +3,8 @@
 pdfminer reports each character with its box (a font-size-tall box from the font's descent, in the
 page as displayed; moved here to the CropBox's top-left, where a viewer's page starts), its font and
 size, and its text matrix, from which come the baseline and the reading direction. A glyph without a
-Unicode mapping, which pdfminer spells ``(cid:N)``, becomes one U+FFFD. Ruling lines are the page's line objects and thin rectangles.
+Unicode mapping, which pdfminer spells ``(cid:N)``, becomes one U+FFFD. Ruling lines are the page's line
+objects and thin rectangles.
 """
 
 from __future__ import annotations
