@@ -11,53 +11,26 @@ import pytest
 from citeline.ingest.extract import extract
 from citeline.ingest.pipeline import PipelineSettings, process_file
 from citeline.text.offsets import Original
+from tests.simple_pdf import write_pdf
 
 #: MediaBox 612 x 792; CropBox from (50, 100) to (550, 700): a viewer shows 500 x 600 points.
-MEDIA = (0, 0, 612, 792)
-CROP = (50, 100, 550, 700)
+MEDIA = (0.0, 0.0, 612.0, 792.0)
+CROP = (50.0, 100.0, 550.0, 700.0)
 #: (x, y of the baseline in PDF space, size, text): the body inside the CropBox, a printer's note
 #: above it (y 740 > 700) and one left of it (x 10 < 50).
-INSIDE = [
+INSIDE: list[tuple[float, float, float, str]] = [
     (100, 600, 12, "Die Größe der Prüfung für das Café wird jährlich neu festgelegt."),
     (100, 584, 12, "Naïve façades déjà vu: the committee’s résumé is kept on file."),
 ]
-OUTSIDE = [
+OUTSIDE: list[tuple[float, float, float, str]] = [
     (100, 740, 10, "Hinweis für die Druckerei: MUST be removed before printing ÄÖÜ"),
     (4, 400, 8, "Zuschnitt"),
 ]
 
 
-def _pdf_string(text: str) -> bytes:
-    raw = text.replace("’", "'").encode("cp1252")
-    return b"(" + raw.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)") + b")"
-
-
 def offset_cropbox_pdf(path: Path) -> Path:
-    """A one-page PDF, written byte by byte: Helvetica in WinAnsiEncoding (so é, ß, ü, ’ are one byte)."""
-    ops = [b"BT"]
-    for x, y, size, text in INSIDE + OUTSIDE:
-        ops.append(b"/F1 %d Tf 1 0 0 1 %d %d Tm " % (size, x, y) + _pdf_string(text) + b" Tj")
-    ops.append(b"ET")
-    content = b"\n".join(ops)
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [%d %d %d %d] /CropBox [%d %d %d %d] " % (*MEDIA, *CROP)
-        + b"/Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
-        b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
-    ]
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for i, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % i + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    path.write_bytes(bytes(out))
-    return path
+    """One page, MediaBox :data:`MEDIA`, CropBox :data:`CROP`, the text of :data:`INSIDE` and :data:`OUTSIDE`."""
+    return write_pdf(path, [INSIDE + OUTSIDE], media=MEDIA, crop=CROP)
 
 
 @pytest.fixture(scope="module")
