@@ -234,7 +234,7 @@ def _running_rows(text: str, geometry: Sequence[LineGeometry], needed: int) -> l
     more (``172 PART TWO Biological Foundations`` on even pages, split into three pieces on some;
     ``CHAPTER 5 Physical Development 171`` on odd ones)."""
     by_start = {g.start: g for g in geometry}
-    rows_by_key: dict[tuple[str, str], list[tuple[int, list[tuple[int, int, str]]]]] = defaultdict(list)
+    rows_by_key: dict[tuple[FurnitureKind, str], list[tuple[int, list[tuple[int, int, str]]]]] = defaultdict(list)
     page_start = 0
     for page_no, page_text in enumerate(text.split("\f"), start=1):
         placed: list[tuple[LineGeometry, int, int, str]] = []
@@ -247,6 +247,7 @@ def _running_rows(text: str, geometry: Sequence[LineGeometry], needed: int) -> l
             if g is not None and g.page_height > 0:
                 placed.append((g, s, s + len(stripped), stripped))
         page_start += len(page_text) + 1
+        band: FurnitureKind
         for band in (HEADER, FOOTER):
             if band == HEADER:
                 near = sorted(
@@ -272,11 +273,11 @@ def _running_rows(text: str, geometry: Sequence[LineGeometry], needed: int) -> l
                 if words:
                     rows_by_key[(band, " ".join(words))].append((page_no, [(p[1], p[2], p[3]) for p in row]))
     out: list[Furniture] = []
-    for (band, _), found in rows_by_key.items():
-        if len({page for page, _ in found}) < needed:
+    for (band, _), recurring in rows_by_key.items():
+        if len({page for page, _ in recurring}) < needed:
             continue
-        for page, row in found:
-            out.extend(Furniture(band, s, e, page, t) for s, e, t in row)
+        for page, spans in recurring:
+            out.extend(Furniture(band, s, e, page, t) for s, e, t in spans)
     return out
 
 
