@@ -97,3 +97,35 @@ def test_the_running_paragraph_is_whole_in_one_chunk(book: Path, backend: str) -
     for chunk in doc.chunks:
         for head in (*HEADS.values(), *MARKS.values()):
             assert head not in chunk.text
+
+
+#: Pleading paper: line numbers 1 to 12 in the left margin, the body beside them, and a court's
+#: filing stamp above them set further left than the body.
+PLEADING = [
+    "Die Klägerin hat glaubhaft gemacht, dass der Beklagte den Quellcode ohne",
+    "Erlaubnis kopiert hat; eine einstweilige Verfügung ist daher gerechtfertigt.",
+    "Der Beklagte darf den Code weder nutzen noch an Dritte weitergeben, auch",
+    "nicht an seinen jetzigen Arbeitgeber, und muss alle Unterlagen aufbewahren.",
+]
+
+
+def pleading_pdf(path: Path) -> Path:
+    pages: list[list[Item]] = []
+    for page in range(1, 3):
+        items: list[Item] = [(30, 770, 8, f"Fall 8:16-cv-01261 Dokument 42 eingereicht am 05.08.16 Seite {page} von 2")]
+        for k in range(12):
+            number = str(k + 1)
+            items.append((86 - 6 * len(number), 720 - 24 * k, 12, number))
+        for k, line in enumerate(PLEADING):
+            items.append((108, 720 - 24 * k, 12, line))
+        pages.append(items)
+    return write_pdf(path, pages)
+
+
+@pytest.mark.parametrize("backend", ["pdfplumber", "pdfium"])
+def test_margin_line_numbers_beside_the_body_under_a_stamp_set_further_out(tmp_path: Path, backend: str) -> None:
+    ex = extract(pleading_pdf(tmp_path / "pleading.pdf"), extractor=backend, fallback=False)
+    numbers = [f for f in ex.furniture if f.kind == "line_number"]
+    assert len(numbers) == 24
+    for line in PLEADING:
+        assert line in ex.raw, line  # no line number inside or beside it

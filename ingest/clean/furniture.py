@@ -232,8 +232,10 @@ def _running_rows(text: str, geometry: Sequence[LineGeometry], needed: int) -> l
     :data:`BAND_FRACTION` of the page's edge, wherever the reading order put them; a row is furniture
     when its words, digits left out and order ignored, recur in that band on ``needed`` pages or
     more (``172 PART TWO Biological Foundations`` on even pages, split into three pieces on some;
-    ``CHAPTER 5 Physical Development 171`` on odd ones)."""
+    ``CHAPTER 5 Physical Development 171`` on odd ones). A row that is a page number alone is one
+    when two pages agree on the offset between the printed number and the page index."""
     by_start = {g.start: g for g in geometry}
+    numbers: dict[int, list[tuple[int, int, int, str]]] = defaultdict(list)  # by printed minus page number
     rows_by_key: dict[tuple[FurnitureKind, str], list[tuple[int, list[tuple[int, int, str]]]]] = defaultdict(list)
     page_start = 0
     for page_no, page_text in enumerate(text.split("\f"), start=1):
@@ -269,10 +271,18 @@ def _running_rows(text: str, geometry: Sequence[LineGeometry], needed: int) -> l
                 else:
                     break
             for row in rows:
+                if len(row) == 1:
+                    pn = page_number_of(row[0][3])
+                    if pn is not None:
+                        numbers[pn[0] - page_no].append((page_no, row[0][1], row[0][2], row[0][3]))
+                        continue
                 words = sorted(_WORDS.findall(" ".join(p[3] for p in row).casefold()))
                 if words:
                     rows_by_key[(band, " ".join(words))].append((page_no, [(p[1], p[2], p[3]) for p in row]))
     out: list[Furniture] = []
+    for group in numbers.values():  # page numbers where two pages agree on the offset, as above
+        if len({page for page, *_ in group}) >= 2:
+            out.extend(Furniture(PAGE_NUMBER, s, e, page, t) for page, s, e, t in group)
     for (band, _), recurring in rows_by_key.items():
         if len({page for page, _ in recurring}) < needed:
             continue

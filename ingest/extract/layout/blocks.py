@@ -175,14 +175,18 @@ def split_line_numbers(
     items: Sequence[Piece], width: float, settings: LayoutSettings
 ) -> tuple[list[Piece], list[Piece]]:
     """``(body, line numbers)``: numbers of at most four digits standing alone in a page margin (the
-    outer fifth of the page, left of the body's left edge or right of its right edge), aligned, at
+    outer fifth of the page, left of the left edge of the body beside them or right of its right
+    edge), aligned, at
     least :attr:`LayoutSettings.min_line_numbers` of them, mostly counting up one by one from top to
     bottom. A table's column of numbers stands inside the page and counts anything."""
     numbers = [p for p in items if len(p.words) == 1 and len(p.words[0].text) <= 4 and p.words[0].text.isdigit()]
     if len(numbers) < settings.min_line_numbers:
         return list(items), []
     taken = {id(p) for p in numbers}
-    text = [p for p in items if id(p) not in taken and p.chars >= 8]
+    # the text block beside the numbers: a stamp above or below them (a court's filing header set
+    # further out than the body) does not move the body's edges
+    span_top, span_bottom = min(p.top for p in numbers), max(p.bottom for p in numbers)
+    text = [p for p in items if id(p) not in taken and p.chars >= 8 and p.bottom > span_top and p.top < span_bottom]
     if not text:
         return list(items), []
     left_edge = min(p.x0 for p in text)
