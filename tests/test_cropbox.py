@@ -83,3 +83,18 @@ def test_both_backends_draw_the_same_boxes(cropped: Path) -> None:
         boxes.append(ex.geometry().boxes(Original(start, start + 5), ex.raw)[0])
     a, b = boxes
     assert (a.x0, a.top, a.x1, a.bottom) == pytest.approx((b.x0, b.top, b.x1, b.bottom), abs=1.5)
+
+
+def test_the_store_keeps_the_outside_text_in_its_furniture_table(cropped: Path, tmp_path: Path) -> None:
+    from citeline.batch import IngestOptions, ingest_files
+    from citeline.store import Store
+
+    with Store(f"sqlite:///{tmp_path / 'crop.db'}") as store:
+        summary = ingest_files(store, [cropped], IngestOptions(workers=1))
+        assert summary.chunks > 0
+        _, rows = store.sql("SELECT kind, page_no, text FROM furniture ORDER BY raw_start")
+        assert [tuple(r) for r in rows] == [("outside_crop", 1, OUTSIDE[0][3]), ("outside_crop", 1, OUTSIDE[1][3])]
+        _, versions = store.sql("SELECT extractor FROM document_versions")
+        assert [r[0] for r in versions] == ["pdfium"]  # auto reads PDFs with pdfium, and says so
+        for chunk in store.iter_chunks():
+            assert "Druckerei" not in chunk.text
