@@ -24,9 +24,10 @@ or a footnote (a line of its own output that is page furniture, read inside a pa
 are not counted against any tool: each figure is given raw and with them set apart. A line of
 pdftotext's page is furniture when it is one of the first or last :data:`BAND_LINES` non-blank lines of
 its page and either repeats (digits normalised, a page number at either end left out) on at least
-:data:`REPEAT_SHARE` of the pages (and two), or is a bare page number (digits or a roman numeral); a
-footnote is a line among the last :data:`FOOTNOTE_LINES` non-blank lines of a page that starts with a
-note mark (one to three digits or ``* † ‡ §``) before a capital letter, and the lines after it."""
+:data:`REPEAT_SHARE` of the pages (and two) with at most :data:`RUNNING_WORDS` words, or is a bare
+page number (digits or a roman numeral); a footnote is a line among the last :data:`FOOTNOTE_LINES`
+non-blank lines of a page, in its lower half and not a running head, that starts with a note mark
+(one to three digits or ``* † ‡ §``) before a capital letter, and the lines after it."""
 
 from __future__ import annotations
 
@@ -54,6 +55,8 @@ EXAMPLES = 3
 BAND_LINES = 3
 #: ... when they repeat on this share of the pages (and two pages at least).
 REPEAT_SHARE = 0.2
+#: A running head or foot has at most this many words (a body text repeated on every page is no head).
+RUNNING_WORDS = 12
 #: A footnote starts among the last this many non-blank lines of a page.
 FOOTNOTE_LINES = 8
 #: The committed split of the corpora into halves, by document.
@@ -151,11 +154,13 @@ def furniture_lines(pages: Sequence[Sequence[str]]) -> list[set[int]]:
         marked = {
             i
             for i in bands[p]
-            if _PAGE_NUMBER.match(lines[i].strip()) or len(seen.get(_running_key(lines[i]), ())) >= need
+            if _PAGE_NUMBER.match(lines[i].strip())
+            or (len(lines[i].split()) <= RUNNING_WORDS and len(seen.get(_running_key(lines[i]), ())) >= need)
         }
         filled = [i for i, ln in enumerate(lines) if ln.strip()]
-        for i in filled[-FOOTNOTE_LINES:]:
-            if _NOTE_START.match(lines[i].strip()):
+        # a footnote starts in the lower half of the page's lines, below its running head
+        for i in filled[max(len(filled) // 2, len(filled) - FOOTNOTE_LINES) :]:
+            if i not in marked and _NOTE_START.match(lines[i].strip()):
                 marked.update(j for j in filled if j >= i)
                 break
         out.append(marked)
