@@ -98,3 +98,15 @@ def test_the_store_keeps_the_outside_text_in_its_furniture_table(cropped: Path, 
         assert [r[0] for r in versions] == ["pdfium"]  # auto reads PDFs with pdfium, and says so
         for chunk in store.iter_chunks():
             assert "Druckerei" not in chunk.text
+
+
+#: A line that starts on the page and runs on past the CropBox's right edge (x 550).
+OVERFULL = (300, 500, 12, "Die überlange Zeile läuft über den Rand hinaus: commons.wikimedia.org/wiki/Größe")
+
+
+@pytest.mark.parametrize("backend", ["pdfplumber", "pdfium"])
+def test_a_line_running_past_the_cropbox_edge_stays_whole(tmp_path: Path, backend: str) -> None:
+    path = write_pdf(tmp_path / "overfull.pdf", [[*INSIDE, OVERFULL, OUTSIDE[1]]], media=MEDIA, crop=CROP)
+    ex = extract(path, extractor=backend, fallback=False)
+    assert OVERFULL[3] in ex.raw
+    assert {f.text for f in ex.furniture} == {OUTSIDE[1][3]}  # the note left of the page, level with nothing

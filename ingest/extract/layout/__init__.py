@@ -69,13 +69,25 @@ CROP_TOLERANCE = 0.5
 def outside_crop(glyphs: list[Glyph], width: float, height: float) -> tuple[list[Glyph], list[Glyph]]:
     """``glyphs`` split into those on the page as a viewer shows it (the CropBox, ``0..width`` by
     ``0..height``) and those outside it (a printer's note above the visible area), by each glyph's
-    centre."""
+    centre; a glyph left or right of the page on the baseline of a line on the page is that line's
+    (a line running on past the page's edge)."""
     lo_x, lo_y, hi_x, hi_y = -CROP_TOLERANCE, -CROP_TOLERANCE, width + CROP_TOLERANCE, height + CROP_TOLERANCE
     inside: list[Glyph] = []
     outside: list[Glyph] = []
+    beside: list[Glyph] = []  # level with the page but left or right of it
     for g in glyphs:
         cx, cy = (g.x0 + g.x1) / 2, (g.top + g.bottom) / 2
-        (inside if lo_x <= cx <= hi_x and lo_y <= cy <= hi_y else outside).append(g)
+        if not lo_y <= cy <= hi_y:
+            outside.append(g)
+        elif lo_x <= cx <= hi_x:
+            inside.append(g)
+        else:
+            beside.append(g)
+    if beside:
+        # a line of the page that runs on past its edge (TeX's overfull line, a long URL) stays whole
+        baselines = {round(g.baseline) for g in inside if not g.rotation}
+        for g in beside:
+            (inside if not g.rotation and round(g.baseline) in baselines else outside).append(g)
     return inside, outside
 
 
