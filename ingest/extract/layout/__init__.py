@@ -60,6 +60,7 @@ MARGIN_BAND = 0.15
 
 
 _ROTATION = attrgetter("rotation")
+_X0, _X1, _TOP, _BOTTOM = attrgetter("x0"), attrgetter("x1"), attrgetter("top"), attrgetter("bottom")
 
 
 #: How far (points) a glyph's centre may stand outside the page's CropBox and still be on the page.
@@ -72,6 +73,13 @@ def outside_crop(glyphs: list[Glyph], width: float, height: float) -> tuple[list
     centre; a glyph left or right of the page on the baseline of a line on the page is that line's
     (a line running on past the page's edge)."""
     lo_x, lo_y, hi_x, hi_y = -CROP_TOLERANCE, -CROP_TOLERANCE, width + CROP_TOLERANCE, height + CROP_TOLERANCE
+    if not glyphs or (
+        min(map(_X0, glyphs)) >= lo_x
+        and max(map(_X1, glyphs)) <= hi_x
+        and min(map(_TOP, glyphs)) >= lo_y
+        and max(map(_BOTTOM, glyphs)) <= hi_y
+    ):
+        return glyphs, []  # every box on the page (counted in C): most pages
     inside: list[Glyph] = []
     outside: list[Glyph] = []
     beside: list[Glyph] = []  # level with the page but left or right of it
