@@ -3,7 +3,8 @@
 verify switched off in turn on the labelled answers)
 (all when none is named), ``python -m benchmarks peers`` in the `bench` environment, ``--help`` for
 this and a line on each. Results go to benchmarks/results/<name>.json and a Markdown summary to
-benchmarks/results/summary.md; the README quotes them."""
+benchmarks/results/summary.md, and each benchmark's figures to benchmarks/results/summary/<name>.json,
+from which the manual's benchmarks page is built."""
 
 from __future__ import annotations
 

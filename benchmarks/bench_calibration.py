@@ -1,6 +1,6 @@
 """The fuzzy threshold against the labelled calibration set: precision and recall of
 ``citeline.verify.match.locate`` at each threshold, on the set ``benchmarks/calibration/build.py`` builds
-(seed 13). The README's calibration table comes from here."""
+(seed 13). The manual's calibration tables (docs/calibration.md) come from here."""
 
 from __future__ import annotations
 

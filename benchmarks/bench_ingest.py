@@ -21,7 +21,9 @@ from citeline.store import Store
 
 def _ingest(folder: Path, db: Path, workers: int) -> tuple[float, Any]:
     with Store(f"sqlite:///{db}") as store:
-        options = IngestOptions(workers=workers, settings=PipelineSettings(ocr=OcrSettings(mode="off")))
+        options = IngestOptions(
+            follow_links=True, workers=workers, settings=PipelineSettings(ocr=OcrSettings(mode="off"))
+        )
         return timed(lambda: ingest_files(store, [folder], options))
 
 

@@ -91,7 +91,7 @@ def throughput() -> dict[str, Any]:
                     db = Path(tmp) / f"{backend}{workers}-{round_no}.db"
                     with section(f"throughput, round {round_no}/{ROUNDS}: {name}"), Store(f"sqlite:///{db}") as s:
                         settings = PipelineSettings(extractor=backend, ocr=NO_OCR)
-                        options = IngestOptions(settings=settings, workers=workers)
+                        options = IngestOptions(follow_links=True, settings=settings, workers=workers)
                         dt, summary = timed(lambda s=s, options=options: ingest_files(s, [folder], options))
                     rates.setdefault(name, []).append(summary.pages / dt)
                     workers_of[name] = workers
@@ -181,7 +181,7 @@ def offsets() -> dict[str, Any]:
         for name in OFFSET_FIXTURES:
             os.symlink(FIXTURES / name, folder / name)
         with Store(f"sqlite:///{Path(tmp) / 'o.db'}") as s:
-            ingest_files(s, [folder], IngestOptions(workers=1))
+            ingest_files(s, [folder], IngestOptions(follow_links=True, workers=1))
             for c in s.iter_chunks():
                 raw = s.raw_text(c.version_id)
                 ok = True

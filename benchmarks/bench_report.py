@@ -23,7 +23,7 @@ def run() -> dict[str, Any]:
         folder.mkdir()
         (folder / PAPER).symlink_to(CORPUS / PAPER)
         with Store(f"sqlite:///{Path(tmp) / 'r.db'}") as store:
-            ingest_files(store, [folder], IngestOptions(workers=1))
+            ingest_files(store, [folder], IngestOptions(follow_links=True, workers=1))
             chunks = list(store.iter_chunks())
             # two citations on each of ten pages: a sentence from each page's first chunks
             by_page: dict[int, list[Any]] = {}

@@ -52,7 +52,10 @@ def run() -> dict[str, Any]:
         folder = linked_corpus(Path(tmp) / "corpus", files)
         from distributed import Client, LocalCluster
 
-        for label, options in (("local_1", IngestOptions(workers=1)), ("local_2", IngestOptions(workers=2))):
+        for label, options in (
+            ("local_1", IngestOptions(follow_links=True, workers=1)),
+            ("local_2", IngestOptions(follow_links=True, workers=2)),
+        ):
             results[label] = _timed_ingest(admin, folder, label, options)
         for n in (1, 2):
             with section(f"start a {n}-worker Dask LocalCluster (not timed with the ingest)"):
@@ -62,7 +65,7 @@ def run() -> dict[str, Any]:
                 client = Client(cluster)
                 client.run(lambda: (__import__("citeline.batch.distributed"), __import__("pdfplumber")))  # warm workers
             results[f"dask_{n}_cluster_start_seconds"] = round(started, 2)
-            options = IngestOptions(workers=n, executor="dask", scheduler=cluster.scheduler_address)
+            options = IngestOptions(follow_links=True, workers=n, executor="dask", scheduler=cluster.scheduler_address)
             results[f"dask_{n}"] = _timed_ingest(admin, folder, f"dask_{n}", options)
             client.close()
             cluster.close()

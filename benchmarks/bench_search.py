@@ -152,7 +152,7 @@ def _ingest(folder: Path, db: Path, *, index: bool) -> float:
     try:
         with Store(f"sqlite:///{db}") as store:
             settings = PipelineSettings(extractor="pdfium", ocr=OcrSettings(mode="off"))
-            options = IngestOptions(workers=1, settings=settings)
+            options = IngestOptions(follow_links=True, workers=1, settings=settings)
             dt, summary = timed(lambda: ingest_files(store, [folder], options))
         assert summary.count("failed") == 0
         return dt
@@ -173,7 +173,7 @@ def run() -> dict[str, Any]:
         db = Path(tmp) / "search.db"
         with section("ingest the corpus (pdfplumber backend)"):
             store = Store(f"sqlite:///{db}")
-            ingest_files(store, [folder], IngestOptions(workers=2))
+            ingest_files(store, [folder], IngestOptions(follow_links=True, workers=2))
         chunks = list(store.iter_chunks())
         qs = queries(chunks)
         folded = [(c.chunk_id, fold_text(" ".join(c.text.split()))) for c in chunks]

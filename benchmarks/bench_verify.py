@@ -127,7 +127,7 @@ def speed() -> dict[str, Any]:
         settings = PipelineSettings(chunk_target=CHUNK_CHARS, chunk_overlap=200)
         with Store(f"sqlite:///{Path(tmp) / 'v.db'}") as store:
             with section("index with 2,000-character chunks"):
-                ingest_files(store, [folder], IngestOptions(settings=settings, workers=2))
+                ingest_files(store, [folder], IngestOptions(follow_links=True, settings=settings, workers=2))
             chunks = [c for c in store.iter_chunks() if len(c.text) >= 1500]
             cases = []
             for _ in range(CASES):

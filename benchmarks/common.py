@@ -87,7 +87,68 @@ def machine() -> dict[str, Any]:
 
 
 def save(name: str, data: dict[str, Any]) -> Path:
+    """Write ``results/<name>.json`` (every figure) and ``results/summary/<name>.json`` (the figures
+    the manual's benchmarks page shows, see :func:`write_summary`)."""
     RESULTS.mkdir(parents=True, exist_ok=True)
     path = RESULTS / f"{name}.json"
     path.write_text(json.dumps({"machine": machine(), **data}, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_summary(name, data)
+    return path
+
+
+#: Where the per-benchmark summaries live; committed, unlike the rest of ``results/``. The docs hook
+#: (``docs/hooks/benchmarks.py``) turns each into one table of the manual's benchmarks page.
+SUMMARIES = RESULTS / "summary"
+#: Keys whose values are per-file detail, examples or raw round timings: the full results keep them,
+#: the summary does not.
+SUMMARY_SKIP = {"machine", "per_file", "missed", "rounds", "seconds_rounds", "errors", "fixtures", "scans", "plot"}
+#: How deep nested figures are read (``overall.citeline pdfium.share`` is three keys deep).
+SUMMARY_DEPTH = 3
+
+
+def flatten_figures(data: dict[str, Any], prefix: str = "", depth: int = 1) -> dict[str, Any]:
+    """The scalar figures of a benchmark's result, keys joined with ``.`` (``ratios.2 workers / 1
+    worker``); lists and anything deeper than :data:`SUMMARY_DEPTH` stay in the full results."""
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in SUMMARY_SKIP:
+            continue
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            if depth < SUMMARY_DEPTH:
+                out.update(flatten_figures(value, f"{name}.", depth + 1))
+        elif isinstance(value, bool | int | float | str) or value is None:
+            out[name] = value
+    return out
+
+
+def write_summary(name: str, data: dict[str, Any], folder: Path | None = None) -> Path:
+    """Replace ``summary/<name>.json`` with this run's figures: a figure is replaced when it is measured
+    again. A figure's ``label`` and ``target`` in the summary it replaces are kept (they are written by
+    hand: the run knows its keys, not what they are held against); its ``note`` and ``measured`` are
+    not (they speak of the figure replaced)."""
+    folder = folder or SUMMARIES
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.json"
+    before: dict[str, dict[str, Any]] = {}
+    title = name
+    if path.exists():
+        old = json.loads(path.read_text(encoding="utf-8"))
+        title = old.get("title", name)
+        before = {f["name"]: f for f in old.get("figures", [])}
+    figures = []
+    for key, value in flatten_figures(data).items():
+        row: dict[str, Any] = {"name": key, "value": value}
+        for kept in ("label", "target"):
+            if kept in before.get(key, {}):
+                row[kept] = before[key][kept]
+        figures.append(row)
+    summary = {
+        "benchmark": name,
+        "title": title,
+        "source": f"python -m benchmarks {name}",
+        "machine": machine(),
+        "figures": figures,
+    }
+    path.write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return path

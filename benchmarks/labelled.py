@@ -143,7 +143,11 @@ def labelled_store() -> Iterator[tuple[Store, dict[str, dict[str, str]], int]]:
             (folder / Path(d).name).symlink_to(SHARED / d)
         store = Store(f"sqlite:///{Path(tmp) / 'answers.db'}")
         try:
-            ingest_files(store, [folder], IngestOptions(settings=PipelineSettings(extractor="pdfium"), workers=2))
+            ingest_files(
+                store,
+                [folder],
+                IngestOptions(follow_links=True, settings=PipelineSettings(extractor="pdfium"), workers=2),
+            )
             by_doc = {d: list(store.iter_chunks(document=Path(d).name)) for d in documents}
             changed = 0
             mapped: dict[str, dict[str, str]] = {}

@@ -9,12 +9,16 @@ The public API (everything the command line does goes through it)::
     ctx = store.create_context([c.chunk_id for c in store.iter_chunks()][:3])
     report = verify_answer(store, {"answer": "...", "context": ctx.context_id})
 
+    # the layout engine's thresholds: validated, and part of the stored settings hash
+    tuned = IngestOptions(settings=PipelineSettings(layout=LayoutSettings(min_gutter=8)))
+
 The names are loaded on first use, so ``import citeline`` (and every ``citeline`` command) pays only
 for what it touches. The packages below are ``citeline.ingest`` (extraction, offset maps, cleaning,
 chunking; no database), ``citeline.store`` (the relational store), ``citeline.verify`` (citation
 checking) and ``citeline.migrations`` (the alembic environment); ``citeline.batch`` runs the ingest
 pipeline over many files into a store, ``citeline.present`` shows reports and pages (``serve``,
-the HTML report).
+the HTML report); ``citeline.kinds`` names the closed sets of values (extractor, OCR mode, policy,
+executor, outcome status) as ``Literal`` types.
 """
 
 from __future__ import annotations
@@ -26,7 +30,9 @@ from citeline._version import __version__
 
 if TYPE_CHECKING:
     from citeline.batch import DiscoveryError, IngestOptions, IngestSummary, ingest_files
-    from citeline.ingest.errors import ExtractionError, IngestError
+    from citeline.ingest.errors import ExtractionError, IngestError, LayoutSettingError
+    from citeline.ingest.extract.layout import LayoutSettings
+    from citeline.ingest.pipeline import PipelineSettings
     from citeline.store import DatabaseError, NotFound, QueryError, ReadOnlyViolation, Store, StoreError
     from citeline.verify import CitationResult, InputError, Report, VerifyError, VerifyOptions, verify_answer
 
@@ -39,7 +45,10 @@ __all__ = [
     "IngestOptions",
     "IngestSummary",
     "InputError",
+    "LayoutSettingError",
+    "LayoutSettings",
     "NotFound",
+    "PipelineSettings",
     "QueryError",
     "ReadOnlyViolation",
     "Report",
@@ -63,7 +72,10 @@ _HOMES = {
     "IngestOptions": "citeline.batch.ingest",
     "IngestSummary": "citeline.batch.ingest",
     "InputError": "citeline.verify.errors",
+    "LayoutSettingError": "citeline.ingest.errors",
+    "LayoutSettings": "citeline.ingest.extract.layout",
     "NotFound": "citeline.store.errors",
+    "PipelineSettings": "citeline.ingest.pipeline",
     "QueryError": "citeline.store.errors",
     "ReadOnlyViolation": "citeline.store.errors",
     "Report": "citeline.verify.report",

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 import click
 
 from citeline._version import __version__
+from citeline.kinds import DEFAULT_OCR_MODE, OCR_MODES, OcrMode
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -82,6 +83,11 @@ def db_option(f: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def collection_option(help_text: str) -> Callable[[F], F]:
+    """``--collection NAME``: the collection a command reads (or, for ingest, writes)."""
+    return click.option("--collection", "-c", "collection", metavar="NAME", default=None, help=help_text)
+
+
 class _EchoHandler(logging.Handler):
     """Log records as one escaped line each on stderr (through click, so tests capture them)."""
 
@@ -130,8 +136,8 @@ def ocr_options(f: F) -> F:
     @click.option(
         "--ocr",
         "ocr_mode",
-        type=click.Choice(["auto", "off", "force"]),
-        default="auto",
+        type=click.Choice(OCR_MODES),
+        default=DEFAULT_OCR_MODE,
         show_default=True,
         help="auto: OCR pages without a usable text layer (and images); force: every page; off: none.",
     )
@@ -144,7 +150,7 @@ def ocr_options(f: F) -> F:
     )
     @click.option("--ocr-dpi", type=click.IntRange(50, 1200), default=300, show_default=True, help="Render dpi.")
     @functools.wraps(f)
-    def wrapper(*args: Any, ocr_mode: str, ocr_lang: str, ocr_dpi: int, **kwargs: Any) -> Any:
+    def wrapper(*args: Any, ocr_mode: OcrMode, ocr_lang: str, ocr_dpi: int, **kwargs: Any) -> Any:
         from citeline.ingest.extract.ocr import OcrSettings
 
         try:
@@ -152,6 +158,32 @@ def ocr_options(f: F) -> F:
         except ValueError as exc:
             raise CommandError(f"--ocr-lang: {exc}", EXIT_USAGE) from None
         return f(*args, ocr=settings, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def layout_option(f: F) -> F:
+    """``--layout KEY=VALUE`` (repeatable; ingest and extract), handed on as ``layout``: the
+    layout engine's :class:`~citeline.ingest.extract.layout.LayoutSettings`."""
+
+    @click.option(
+        "--layout",
+        "layout_pairs",
+        multiple=True,
+        metavar="KEY=VALUE",
+        help="Set a layout engine threshold, e.g. min_gutter=8 (points) or space_gap=0.2 (em); repeatable. "
+        "Other values than the defaults enter the settings hash.",
+    )
+    @functools.wraps(f)
+    def wrapper(*args: Any, layout_pairs: tuple[str, ...], **kwargs: Any) -> Any:
+        from citeline.ingest.errors import LayoutSettingError
+        from citeline.ingest.extract.layout.settings import LayoutSettings
+
+        try:
+            layout = LayoutSettings.from_pairs(layout_pairs)
+        except LayoutSettingError as exc:
+            raise CommandError(f"--layout: {exc}", EXIT_USAGE) from None
+        return f(*args, layout=layout, **kwargs)
 
     return wrapper  # type: ignore[return-value]
 

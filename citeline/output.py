@@ -14,6 +14,8 @@ from typing import Any, TextIO
 
 import click
 
+from citeline.text.names import escape_name
+
 
 def jsonable(value: Any) -> Any:
     if isinstance(value, datetime | date):
@@ -74,9 +76,20 @@ def stream_json(columns: Sequence[str], rows: Iterable[Sequence[Any]], out: Text
     return n
 
 
+def stream_jsonl(columns: Sequence[str], rows: Iterable[Sequence[Any]], out: TextIO) -> int:
+    """One JSON object per row and line, written as the rows come; returns the number of rows."""
+    n = 0
+    for row in rows:
+        out.write(json.dumps(dict(zip(columns, row, strict=True)), ensure_ascii=False, default=jsonable) + "\n")
+        n += 1
+    return n
+
+
 def _cell(v: Any, max_width: int) -> str:
     s = "" if v is None else str(jsonable(v))
     s = s.replace("\n", "⏎").replace("\f", "␌")
+    if not s.isprintable():  # an escape sequence in a stored name must not reach the terminal raw
+        s = printable(s)
     return s if len(s) <= max_width else s[: max_width - 1] + "…"
 
 
@@ -96,10 +109,12 @@ def csv_text(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
 
 
 def printable(text: str) -> str:
-    """``text`` safe for one log line: control and format characters (a newline in a file name,
-    an escape sequence, a bidi override) written as escapes; letters of any script kept."""
+    """``text`` safe for one log line: bytes of a file name that are not UTF-8 as ``%XX``
+    (:func:`citeline.text.names.escape_name`), control and format characters (a newline in a file
+    name, an escape sequence, a bidi override) written as escapes; letters of any script kept."""
     if text.isprintable():
         return text
+    text = escape_name(text)
     return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 

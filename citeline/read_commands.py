@@ -7,8 +7,19 @@ from typing import Any
 
 import click
 
-from citeline.app import cli, db_option, errors_as_messages, ocr_options, open_store
-from citeline.output import csv_text, dumps, table
+from citeline.app import (
+    EXIT_USAGE,
+    CommandError,
+    cli,
+    collection_option,
+    db_option,
+    errors_as_messages,
+    layout_option,
+    ocr_options,
+    open_store,
+)
+from citeline.kinds import DEFAULT_EXTRACTOR, EXTRACTORS, Extractor
+from citeline.output import csv_text, dumps, printable, table
 
 # ----------------------------------------------------------------------------- reads
 
@@ -18,22 +29,24 @@ from citeline.output import csv_text, dumps, table
 @click.option("--all-versions", is_flag=True, help="Include chunks of superseded versions.")
 @click.option("--format", "fmt", type=click.Choice(["table", "jsonl", "csv"]), default="table", show_default=True)
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="At most N chunks.")
+@collection_option("Only documents of this collection.")
 @db_option
-def chunks(document: str | None, all_versions: bool, fmt: str, limit: int | None) -> None:
+def chunks(document: str | None, all_versions: bool, fmt: str, limit: int | None, collection: str | None) -> None:
     """List chunks with their provenance.
 
     jsonl fields: chunk_id, document, version, is_current, ordinal, text, chunk_hash, content_hash,
-    page_start, page_end, raw_start, raw_end, clean_start, clean_end.
+    page_start, page_end, raw_start, raw_end, clean_start, clean_end, collection.
 
     \b
     Example:
         citeline chunks --document policy_handbook.pdf --format jsonl
+        citeline chunks --collection legal --format csv
     """
     import itertools
 
     store = open_store(migrate=False)
     with errors_as_messages():
-        items = store.iter_chunks(document=document, all_versions=all_versions)
+        items = store.iter_chunks(document=document, all_versions=all_versions, collection=collection)
         if limit:
             items = itertools.islice(items, limit)
         if fmt == "jsonl":
@@ -71,8 +84,9 @@ def chunks(document: str | None, all_versions: bool, fmt: str, limit: int | None
 @cli.command()
 @click.argument("uri")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@collection_option("The document's collection (needed when two collections hold a document of this URI).")
 @db_option
-def show(uri: str, fmt: str) -> None:
+def show(uri: str, fmt: str, collection: str | None) -> None:
     """A document: its versions, pages, stripped furniture and chunk counts.
 
     \b
@@ -81,7 +95,7 @@ def show(uri: str, fmt: str) -> None:
     """
     store = open_store(migrate=False)
     with errors_as_messages():
-        info = store.document(uri)
+        info = store.document(uri, collection=collection)
     if fmt == "json":
         click.echo(dumps(info.as_json()))
         return
@@ -181,7 +195,9 @@ def provenance(chunk_id: str, fmt: str) -> None:
 
 @cli.command()
 @click.argument("query")
-@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(["table", "csv", "json", "jsonl"]), default="table", show_default=True
+)
 @click.option(
     "--timeout",
     type=click.FloatRange(min=0, min_open=True, max=86_400),
@@ -195,6 +211,7 @@ def sql(query: str, fmt: str, timeout: float) -> None:
 
     Exactly one statement, in a read-only transaction, stopped after --timeout; rows are written as
     they are read. On PostgreSQL connect as a role that can only read (citeline db create-reader).
+    jsonl: one JSON object per row, keyed by column name (as chunks and search --format jsonl).
 
     Views: chunk_provenance (chunk_id, document_uri, version_no, is_current, content_hash,
     chunk_hash, page_start, page_end, raw_start, raw_end, text, ...) and verification_rates.
@@ -203,10 +220,11 @@ def sql(query: str, fmt: str, timeout: float) -> None:
     Example:
         citeline sql "SELECT document_uri, version_no, count(*) FROM chunk_provenance GROUP BY 1, 2"
         citeline sql "SELECT chunk_id, text FROM chunk_provenance WHERE is_current = 1" --format csv
+        citeline sql "SELECT * FROM verification_rates" --format jsonl
     """
     import sys
 
-    from citeline.output import stream_json, stream_table, write_csv
+    from citeline.output import stream_json, stream_jsonl, stream_table, write_csv
     from citeline.store.sql import open_query
 
     out = sys.stdout
@@ -214,6 +232,8 @@ def sql(query: str, fmt: str, timeout: float) -> None:
         try:
             if fmt == "json":
                 stream_json(result.columns, result.rows, out)
+            elif fmt == "jsonl":
+                stream_jsonl(result.columns, result.rows, out)
             elif fmt == "csv":
                 write_csv(result.columns, result.rows, out)
             else:
@@ -229,30 +249,67 @@ def sql(query: str, fmt: str, timeout: float) -> None:
 @click.argument("path", type=click.Path(exists=False))
 @click.option(
     "--extractor",
-    type=click.Choice(["auto", "pdfplumber", "pdfium"]),
-    default="auto",
+    type=click.Choice(EXTRACTORS),
+    default=DEFAULT_EXTRACTOR,
     show_default=True,
     help="PDF backend; auto = pdfium (pdfplumber where pdfium cannot read a file or a page).",
 )
 @click.option("--password", default=None, help="Password for encrypted PDFs.")
 @click.option("--cleaned", is_flag=True, help="Print the cleaned text instead of the raw stream.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option(
+    "--debug-layout",
+    "debug_png",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    metavar="OUT.png",
+    help="Instead of the text: draw a PDF page's glyph boxes, lines, columns, gutters, blocks and furniture.",
+)
+@click.option("--page", type=click.IntRange(min=1), default=1, show_default=True, help="With --debug-layout: the page.")
+@click.option(
+    "--scale",
+    type=click.FloatRange(0.5, 6),
+    default=2.0,
+    show_default=True,
+    help="With --debug-layout: pixels per point (2 = 144 dpi).",
+)
 @ocr_options
-def extract(path: str, extractor: str, password: str | None, cleaned: bool, fmt: str, ocr: Any) -> None:
+@layout_option
+def extract(
+    path: str,
+    extractor: Extractor,
+    password: str | None,
+    cleaned: bool,
+    fmt: str,
+    debug_png: str | None,
+    page: int,
+    scale: float,
+    ocr: Any,
+    layout: Any,
+) -> None:
     """Extract one file and print its raw stream (or cleaned text); nothing is stored.
 
     Pages without a usable text layer, and images (PNG, JPEG, TIFF), are read by OCR (--ocr).
+    --layout KEY=VALUE sets a layout engine threshold (an unknown KEY lists them all).
+    --debug-layout OUT.png draws what the layout engine decided on one page instead: glyph boxes
+    (grey), lines (blue), columns and sections (green), gutters (red), blocks (orange) and
+    furniture (purple), with a legend.
 
     \b
     Example:
         citeline extract fixtures/pdf/two_column_paper.pdf --cleaned
         citeline extract fixtures/ocr/handbook_200dpi.tif --ocr-lang eng --format json
+        citeline extract fixtures/pdf/two_column_paper.pdf --debug-layout layout.png --page 1
+        citeline extract paper.pdf --layout min_gutter=8 --debug-layout layout.png
     """
     from citeline.ingest.clean.pipeline import clean
     from citeline.ingest.extract import extract as run_extract
 
+    if debug_png is not None:
+        _debug_layout(path, debug_png, page=page, extractor=extractor, password=password, layout=layout, scale=scale)
+        return
     with errors_as_messages():
-        ex = run_extract(path, extractor=extractor, password=password, ocr=ocr)
+        ex = run_extract(path, extractor=extractor, password=password, ocr=ocr, layout=layout)
     result = (
         clean(ex.raw, geometry=ex.line_geometry() if ex.lines else None, known_furniture=ex.furniture)
         if cleaned
@@ -296,3 +353,21 @@ def extract(path: str, extractor: str, password: str | None, cleaned: bool, fmt:
     click.echo(result.text if result is not None else ex.raw)
     for p in ex.problems:
         click.echo(f"note: {p.message}", err=True)
+
+
+def _debug_layout(
+    path: str, out: str, *, page: int, extractor: Extractor, password: str | None, layout: Any, scale: float
+) -> None:
+    from citeline.ingest.errors import PageOutOfRange
+    from citeline.present.layout import debug_layout
+
+    with errors_as_messages():
+        try:
+            picture = debug_layout(path, page, extractor=extractor, password=password, layout=layout, scale=scale)
+        except PageOutOfRange as exc:
+            raise CommandError(f"--page: {exc}", EXIT_USAGE) from None
+    try:
+        picture.image.save(out, format="PNG")
+    except OSError as exc:
+        raise CommandError(f"Cannot write {out}: {exc.strerror or exc}", EXIT_USAGE) from None
+    click.echo(printable(f"Wrote {out}: {picture.summary()}."))

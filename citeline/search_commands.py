@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from citeline.app import EXIT_USAGE, CommandError, cli, db_option, errors_as_messages, open_store
+from citeline.app import EXIT_USAGE, CommandError, cli, collection_option, db_option, errors_as_messages, open_store
 from citeline.output import csv_text, table
 
 _HIT_COLUMNS = ["chunk_id", "score", "document", "version", "page_start", "page_end", "snippet"]
@@ -29,9 +29,17 @@ _HIT_COLUMNS = ["chunk_id", "score", "document", "version", "page_start", "page_
 )
 @click.option("--context", "record", is_flag=True, help="Record the hits as an injected set (a context id).")
 @click.option("--markers", default=None, metavar="S1,S2,...", help="Marker names for the hits (default: S1..Sn).")
+@collection_option("Only documents of this collection.")
 @db_option
 def search(
-    query: str, k: int, document: str | None, all_versions: bool, fmt: str | None, record: bool, markers: str | None
+    query: str,
+    k: int,
+    document: str | None,
+    all_versions: bool,
+    fmt: str | None,
+    record: bool,
+    markers: str | None,
+    collection: str | None,
 ) -> None:
     """Full-text search over the chunks of current versions, best first.
 
@@ -45,7 +53,7 @@ def search(
     the answer cites only these markers and that its quotes are in them.
 
     jsonl fields: chunk_id, score, document, version, is_current, page_start, page_end, raw_start,
-    raw_end, snippet, text (and marker, context_id with --context). Scores are BM25 on SQLite and
+    raw_end, snippet, text, collection (and marker, context_id with --context). Scores are BM25 on SQLite and
     ts_rank on PostgreSQL: higher is better, comparable within one search only.
 
     \b
@@ -53,6 +61,7 @@ def search(
         citeline search 'dehyphenation "running headers"'
         citeline search 'licen* -proprietary' --document 'pdf/*' --format jsonl
         citeline search 'GNU General Public License' --k 4 --context > prompt.txt
+        citeline search 'notice period' --collection legal --context
     """
     store = open_store(migrate=record)
     names = [name.strip() for name in markers.split(",")] if markers else None
@@ -60,9 +69,10 @@ def search(
         raise CommandError("--markers: names must be distinct and not empty", EXIT_USAGE)
     fmt = fmt or ("prompt" if record else "table")
     with errors_as_messages():
-        hits = store.search(query, k, document=document, all_versions=all_versions)
+        hits = store.search(query, k, document=document, all_versions=all_versions, collection=collection)
         if not hits:
-            raise CommandError(f"No chunk matches {query!r}" + ("" if all_versions else " in current versions"))
+            where = "" if collection is None else f" of collection {collection!r}"
+            raise CommandError(f"No chunk matches {query!r}" + ("" if all_versions else " in current versions") + where)
         if names is not None and len(names) < len(hits):
             raise CommandError(f"--markers: {len(names)} names for {len(hits)} hits", EXIT_USAGE)
         labels = (names or [f"S{i}" for i in range(1, len(hits) + 1)])[: len(hits)]
@@ -122,8 +132,9 @@ def prompt_text(context_id: str | None, labels: list[str], hits: list[Any]) -> s
     help="An ingestion run id (changes since it started) or a time (UTC unless it names a zone).",
 )
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "table", "csv"]), default="jsonl", show_default=True)
+@collection_option("Only changes to documents of this collection.")
 @db_option
-def changes(since: str, fmt: str) -> None:
+def changes(since: str, fmt: str, collection: str | None) -> None:
     """Chunks added and retired since a run or a time: what an external embedding index applies to
     stay in step with the store.
 
@@ -132,12 +143,13 @@ def changes(since: str, fmt: str) -> None:
     lines come first, then retired ones, each in time order; a chunk added and retired inside the
     window is not listed. Apply them in order: upsert the added, delete the retired.
 
-    jsonl fields: change, chunk_id, document, version, at.
+    jsonl fields: change, chunk_id, document, version, at, collection.
 
     \b
     Example:
         citeline changes --since 12
         citeline changes --since 2026-11-30T18:00:00Z --format table
+        citeline changes --since 12 --collection legal
     """
     point: datetime | int
     if since.isdigit():
@@ -153,7 +165,7 @@ def changes(since: str, fmt: str) -> None:
             point = point.replace(tzinfo=UTC)
     store = open_store(migrate=False)
     with errors_as_messages():
-        found = store.changes(point)
+        found = store.changes(point, collection=collection)
     if fmt == "jsonl":
         for change in found:
             click.echo(json.dumps(change.as_json(), ensure_ascii=False))

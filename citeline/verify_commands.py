@@ -6,7 +6,17 @@ import sys
 
 import click
 
-from citeline.app import EXIT_FAILURE, EXIT_USAGE, CommandError, cli, db_option, errors_as_messages, open_store
+from citeline.app import (
+    EXIT_FAILURE,
+    EXIT_USAGE,
+    CommandError,
+    cli,
+    collection_option,
+    db_option,
+    errors_as_messages,
+    open_store,
+)
+from citeline.kinds import DEFAULT_POLICY, POLICIES, Policy
 from citeline.output import dumps
 
 # ----------------------------------------------------------------------------- context and verify
@@ -63,8 +73,8 @@ def context(chunk_ids: tuple[str, ...], markers: str | None, allow_superseded: b
 @click.option("--format", "fmt", type=click.Choice(["json", "text", "html"]), default="json", show_default=True)
 @click.option(
     "--policy",
-    type=click.Choice(["annotate", "strict", "strip"]),
-    default="annotate",
+    type=click.Choice(POLICIES),
+    default=DEFAULT_POLICY,
     show_default=True,
     help="strict: exit 1 on any failed citation; strip: also output the answer without failing sentences.",
 )
@@ -111,7 +121,7 @@ def verify(
     answer: str,
     context_id: str | None,
     fmt: str,
-    policy: str,
+    policy: Policy,
     output: str | None,
     check_sources: bool,
     threshold: float | None,
@@ -142,14 +152,14 @@ def verify(
     from citeline.store.errors import NotFound
     from citeline.verify import VerifyOptions
     from citeline.verify.errors import InputError, VerifyError
-    from citeline.verify.load import load_answer
+    from citeline.verify.load import load_answer, read_bounded
     from citeline.verify.match import FUZZY_THRESHOLD
     from citeline.verify.parse import parse_answer
     from citeline.verify.verify import Verifier, parse_fail_on
 
     try:
         if answer == "-":
-            data = load_answer(sys.stdin.buffer.read(), name="<stdin>")
+            data = load_answer(read_bounded(sys.stdin.buffer, "<stdin>"), name="<stdin>")
             name = "<stdin>"
         else:
             path = Path(answer)
@@ -237,8 +247,9 @@ def verify(
     metavar="NAME",
     help="Another name clients may reach the server by (Host header); repeatable; '*' for any.",
 )
+@collection_option("Show and search only the documents of this collection.")
 @db_option
-def serve(host: str, port: int, allow_hosts: tuple[str, ...]) -> None:
+def serve(host: str, port: int, allow_hosts: tuple[str, ...], collection: str | None) -> None:
     """A local web app: browse documents, versions and chunks, search chunks, open a chunk on its
     page, and paste or upload an answer JSON to see its verification report.
 
@@ -249,12 +260,13 @@ def serve(host: str, port: int, allow_hosts: tuple[str, ...]) -> None:
     Example:
         citeline serve --port 8000     # then open http://127.0.0.1:8000/
         citeline serve --host 0.0.0.0 --allow-host citeline.lan
+        citeline serve --collection legal
     """
     from citeline.present.web import make_server
 
     store = open_store(migrate=False)
     try:
-        server = make_server(store, host, port, allow_hosts=allow_hosts)
+        server = make_server(store, host, port, allow_hosts=allow_hosts, collection=collection)
     except OSError as exc:
         raise CommandError(f"Cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     click.echo(f"citeline serving {store.display_url} at http://{host}:{server.server_address[1]}/ (Ctrl-C to stop)")
@@ -266,6 +278,35 @@ def serve(host: str, port: int, allow_hosts: tuple[str, ...]) -> None:
         server.server_close()
 
 
+#: Pages ``citeline highlight`` stacks in one image unless ``--max-pages`` says otherwise.
+MAX_STACKED_PAGES = 20
+
+
+def _page_list(spec: str) -> set[int]:
+    """``3``, ``2-5``, ``1,4-6``: page numbers (1-based); anything else is a one-line usage error."""
+    pages: set[int] = set()
+    for part in spec.split(","):
+        lo, _, hi = part.strip().partition("-")
+        ok = lo.isascii() and lo.isdigit() and (not hi or (hi.isascii() and hi.isdigit())) and len(part) < 20
+        first, last = (int(lo), int(hi or lo)) if ok else (0, 0)
+        if not ok or not 1 <= first <= last or last - first > 100_000:
+            raise CommandError(f"--pages {spec!r} is not a list of pages like 3 or 2-5 or 1,4-6", EXIT_USAGE)
+        pages.update(range(first, last + 1))
+    return pages
+
+
+def _ranges(pages: list[int]) -> str:
+    """``1-3, 7, 9-12``: sorted page numbers, runs joined (at most ten runs shown)."""
+    runs: list[list[int]] = []
+    for p in pages:
+        if runs and p == runs[-1][1] + 1:
+            runs[-1][1] = p
+        else:
+            runs.append([p, p])
+    shown = [f"{a}-{b}" if b > a else str(a) for a, b in runs[:10]]
+    return ", ".join(shown) + (", …" if len(runs) > 10 else "")
+
+
 @cli.command()
 @click.argument("chunk_id", required=False)
 @click.option(
@@ -275,25 +316,46 @@ def serve(host: str, port: int, allow_hosts: tuple[str, ...]) -> None:
 @click.option(
     "--scale", type=click.FloatRange(0.5, 6), default=1.5, show_default=True, help="Pixels per point / 72 dpi."
 )
+@click.option(
+    "--pages",
+    "page_spec",
+    metavar="LIST",
+    default=None,
+    help="Only these of the range's pages, e.g. 3 or 2-5 or 1,4-6 (page numbers of the document).",
+)
+@click.option(
+    "--max-pages",
+    type=click.IntRange(1, 500),
+    default=MAX_STACKED_PAGES,
+    show_default=True,
+    help="Most pages stacked in one image; a range over more is refused (choose some with --pages).",
+)
 @db_option
-def highlight(chunk_id: str | None, span: str | None, output: str, scale: float) -> None:
+def highlight(
+    chunk_id: str | None, span: str | None, output: str, scale: float, page_spec: str | None, max_pages: int
+) -> None:
     """Render a chunk's (or a raw range's) page(s) with the highlight boxes drawn, without a browser.
 
-    Several pages are stacked in one image.
+    Several pages are stacked in one image, at most --max-pages of them and 64 megapixels in all.
 
     \b
     Example:
         citeline highlight ck_1669895572e4db8a9056 -o chunk.png
         citeline highlight --range pdf/policy_handbook.pdf:1395:1435 -o quote.png
+        citeline highlight --range report.pdf:0:90000 --pages 1-3 -o first-pages.png
     """
     from pathlib import Path
 
-    from citeline.present.pages import PageRenderer, stack_png
+    from citeline.present.pages import MAX_STACK_PIXELS, PageRenderer, stack_png
     from citeline.present.web import highlight_boxes
     from citeline.text.offsets import Original
 
     if (chunk_id is None) == (span is None):
         raise CommandError("give either CHUNK_ID or --range DOC:START:END", EXIT_USAGE)
+    wanted = None if page_spec is None else _page_list(page_spec)
+    folder = Path(output).parent
+    if not folder.is_dir():
+        raise CommandError(f"Cannot write {output}: folder {str(folder)!r} does not exist", EXIT_USAGE)
     store = open_store(migrate=False)
     with errors_as_messages():
         if chunk_id is not None:
@@ -317,13 +379,40 @@ def highlight(chunk_id: str | None, span: str | None, output: str, scale: float)
             )
             if version is None:
                 raise CommandError(f"Document {uri!r} has no version {number or '(current)'}")
+            last = raw_range.end
+            if last > 0 and not store.raw_text(version.version_id, Original(last - 1, last)):
+                raise CommandError(f"--range {span!r}: offsets beyond the text of {uri}", EXIT_USAGE)
             version_id, boxes = version.version_id, store.boxes(version.version_id, [raw_range])
             what = f"{uri} [{raw_range.start}, {raw_range.end})"
         if not boxes:
             raise CommandError(f"Nothing to draw for {what}: no page geometry there (text formats have none)")
+        pages = sorted({b.page for b in boxes})
+        if wanted is not None:
+            missing = sorted(wanted - set(pages))
+            if missing:
+                raise CommandError(
+                    f"--pages {page_spec}: {what} has nothing on page {missing[0]} (its pages: {_ranges(pages)})",
+                    EXIT_USAGE,
+                )
+            pages = [p for p in pages if p in wanted]
+        if len(pages) > max_pages:
+            raise CommandError(
+                f"{what} covers {len(pages):,} pages, above --max-pages {max_pages}; choose some with --pages "
+                f"(its pages: {_ranges(pages)})",
+                EXIT_USAGE,
+            )
         with PageRenderer(store, scale=scale) as renderer:
-            pages = sorted({b.page for b in boxes})
+            sizes = [renderer.size(version_id, p) for p in pages]
+            dims = [(w * renderer.scale_for(w, h), h * renderer.scale_for(w, h)) for w, h in filter(None, sizes)]
+            pixels = max((d[0] for d in dims), default=0) * sum(d[1] for d in dims)
+            if pixels > MAX_STACK_PIXELS:
+                raise CommandError(
+                    f"{what}: {len(pages)} pages stack to {pixels / 1e6:,.0f} megapixels, above the "
+                    f"{MAX_STACK_PIXELS / 1e6:.0f} allowed in one image; choose fewer with --pages or --max-pages, "
+                    "or lower --scale",
+                    EXIT_USAGE,
+                )
             images = [renderer.png(version_id, p, boxes) for p in pages]
     Path(output).write_bytes(images[0] if len(images) == 1 else stack_png(images))
-    listed = ", ".join(map(str, pages))
+    listed = ", ".join(map(str, pages)) if len(pages) <= 10 else _ranges(pages)
     click.echo(f"Wrote {output}: {what}, page{'s' if len(pages) > 1 else ''} {listed}, {len(boxes)} box(es).")

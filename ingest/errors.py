@@ -74,3 +74,15 @@ class ExtractorCrashed(ExtractionError):
 
 class MissingDependency(ExtractionError):
     reason = "missing_dependency"
+
+
+class LayoutSettingError(IngestError, ValueError):
+    """A layout setting that does not exist, is not a number, or is outside its bounds; the message
+    names the setting, the value and the reason in one line (``layout setting min_gutter=-1 is
+    outside 1-200``)."""
+
+
+class PageOutOfRange(ExtractionError):
+    """A page number past the document's end (``--page``)."""
+
+    reason = "no_such_page"

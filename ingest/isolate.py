@@ -10,6 +10,10 @@ One bad file must never stop a batch, and extracting one file must never take th
   reported as :class:`TaskTimeout`; a task whose worker dies is retried on a fresh worker
   ``crash_retries`` times, then reported as :class:`WorkerDied`; replacements start as needed;
 * a worker is recycled after ``max_tasks_per_worker`` tasks, which bounds leaked memory;
+* with ``max_memory``, each worker runs under that many bytes of data memory (``RLIMIT_DATA``:
+  heap and private mappings, not the shared libraries), so a decompression bomb gets a
+  :class:`MemoryError` (or dies, if a C library does not survive a failed allocation) instead of
+  taking the machine;
 * tasks are pulled from the iterable only when a worker is idle (at most ``workers`` in flight),
   and results are yielded as soon as they arrive;
 * workers ignore SIGINT, so Ctrl-C reaches only the parent; whenever iteration ends abnormally
@@ -64,12 +68,14 @@ class TaskTimeout(PoolError):
 class WorkerDied(PoolError):
     """The worker process died while running the task (segfault, ``os._exit``, OOM kill)."""
 
-    def __init__(self, exitcode: int | None) -> None:
-        super().__init__(exitcode)
+    def __init__(self, exitcode: int | None, max_memory: int | None = None) -> None:
+        super().__init__(exitcode, max_memory)
         self.exitcode = exitcode
+        self.max_memory = max_memory  # the worker's cap: a C library may die where Python would raise
 
     def __str__(self) -> str:
-        return f"worker process died ({_describe_exit(self.exitcode)})"
+        cap = "" if self.max_memory is None else f"; under its {self.max_memory / (1 << 20):,.0f} MB memory cap"
+        return f"worker process died ({_describe_exit(self.exitcode)}{cap})"
 
 
 def _describe_exit(exitcode: int | None) -> str:
@@ -141,9 +147,38 @@ def _exit_with_parent(parent: BaseProcess) -> None:
     os._exit(1)
 
 
-def _worker_main(conn: Connection, fn: Callable[[Any], Any], initializer: Callable[[], None] | None) -> None:
+def limit_memory(max_memory: int) -> None:
+    """Cap this process's data memory (heap and private mappings) at ``max_memory`` bytes: beyond
+    it an allocation fails (Python raises :class:`MemoryError`). ``RLIMIT_DATA`` rather than
+    ``RLIMIT_AS``: the address space also counts shared libraries and reservations never used."""
+    import resource
+
+    _, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    soft = max_memory if hard == resource.RLIM_INFINITY else min(max_memory, hard)
+    resource.setrlimit(resource.RLIMIT_DATA, (soft, hard))
+
+
+class OverMemory(PoolError):
+    """The task needed more than the pool's memory cap per worker."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(limit)
+        self.limit = limit
+
+    def __str__(self) -> str:
+        return f"needed more than the {self.limit / (1 << 20):,.0f} MB memory cap per worker"
+
+
+def _worker_main(
+    conn: Connection,
+    fn: Callable[[Any], Any],
+    initializer: Callable[[], None] | None,
+    max_memory: int | None = None,
+) -> None:
     """Worker loop: receive ``(arg,)``, answer ``("ok", value)`` or ``("err", exc)``; ``None`` stops."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if max_memory is not None:
+        limit_memory(max_memory)
     parent = multiprocessing.parent_process()
     if parent is not None:  # a parent killed outright (SIGKILL, OOM) cannot close the pool: leave anyway
         threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
@@ -159,15 +194,21 @@ def _worker_main(conn: Connection, fn: Callable[[Any], Any], initializer: Callab
             data = conn.recv_bytes()
         except (EOFError, OSError):
             return
+        out_of_memory = False
         try:
             message = pickle.loads(data)
             if message is None:
                 return
             result = fn(message[0])
+        except MemoryError:
+            out_of_memory = True  # said below, once the task's frames (and what they held) are gone
         except Exception as exc:  # SystemExit and the like end the worker: reported as WorkerDied
             _send(conn, "err", _failure(exc))
         else:
             _send(conn, "ok", result)
+        if out_of_memory:
+            result = message = None
+            _send(conn, "err", OverMemory(max_memory) if max_memory is not None else MemoryError())
 
 
 @dataclass
@@ -204,6 +245,7 @@ class IsolatedPool(Generic[T, R]):
         start_method: str = "forkserver",
         initializer: Callable[[], None] | None = None,
         preload: Sequence[str] = (),
+        max_memory: int | None = None,
     ) -> None:
         """``preload`` names modules the forkserver imports once, so every worker forked from it
         starts with them loaded (ignored when the forkserver of this process is already running)."""
@@ -211,6 +253,9 @@ class IsolatedPool(Generic[T, R]):
             raise ValueError("workers and max_tasks_per_worker must be >= 1, crash_retries >= 0")
         if timeout is not None and timeout <= 0:
             raise ValueError(f"timeout must be positive, got {timeout}")
+        if max_memory is not None and max_memory <= 0:
+            raise ValueError(f"max_memory must be positive, got {max_memory}")
+        self.max_memory = max_memory
         if start_method == "forkserver" and start_method not in multiprocessing.get_all_start_methods():
             start_method = "spawn"
         self._ctx: Any = multiprocessing.get_context(start_method)
@@ -312,7 +357,7 @@ class IsolatedPool(Generic[T, R]):
         self._spawned += 1
         process = self._ctx.Process(
             target=_worker_main,
-            args=(child_conn, self._fn, self._initializer),
+            args=(child_conn, self._fn, self._initializer, self.max_memory),
             name=f"citeline-isolate-{self._spawned}",
             daemon=True,
         )
@@ -361,7 +406,7 @@ class IsolatedPool(Generic[T, R]):
             if w.task.crashes <= self._crash_retries:
                 queue.appendleft(w.task)
             else:
-                out.append((w.task.key, False, WorkerDied(w.process.exitcode)))
+                out.append((w.task.key, False, WorkerDied(w.process.exitcode, self.max_memory)))
 
     def _stop(self, w: _Worker, *, kill: bool) -> None:
         """Take ``w`` out of service: kill it now, or ask it to exit and reap it later."""

@@ -20,9 +20,10 @@ from typing import Literal
 from citeline.ingest.chunker import CHUNKER_VERSION, DEFAULT_OVERLAP, DEFAULT_TARGET, chunk
 from citeline.ingest.clean.pipeline import CleanSettings, RawFurniture, RawHyphenation, clean, settings_fingerprint
 from citeline.ingest.extract import Extraction, Limits, SourceFile, extract_source, pdf_backend, read_source
-from citeline.ingest.extract.layout.settings import LAYOUT_VERSION
+from citeline.ingest.extract.layout.settings import DEFAULT_SETTINGS, LayoutSettings
 from citeline.ingest.extract.model import pages_of
 from citeline.ingest.extract.ocr import OcrSettings
+from citeline.kinds import DEFAULT_EXTRACTOR, Extractor
 from citeline.text import lang as language
 from citeline.text import lexicon
 from citeline.text.offsets import OffsetMap
@@ -33,12 +34,14 @@ class PipelineSettings:
     """Everything that changes what a file turns into. Its fingerprint is stored with each version;
     a file whose fingerprint differs is re-processed only when asked (``--reprocess``)."""
 
-    extractor: str = "auto"
+    extractor: Extractor = DEFAULT_EXTRACTOR
     clean: CleanSettings = field(default_factory=CleanSettings)
     chunk_target: int = DEFAULT_TARGET
     chunk_overlap: int = DEFAULT_OVERLAP
     chunk_unit: Literal["chars", "tokens"] = "chars"
     ocr: OcrSettings = field(default_factory=OcrSettings)
+    #: the layout engine's thresholds (``--layout KEY=VALUE``)
+    layout: LayoutSettings = DEFAULT_SETTINGS
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -46,9 +49,10 @@ class PipelineSettings:
             # what ``auto`` reads PDFs with: pdfium since issue 32 (pdfplumber before)
             "pdf_backend": pdf_backend(self.extractor),
             "ocr": self.ocr.as_dict(),
-            # a new layout engine turns the same file into another raw stream: old versions must
-            # report that they need --reprocess rather than silently mix with new ones
-            "layout": LAYOUT_VERSION,
+            # a new layout engine, or other layout settings, turn the same file into another raw
+            # stream: old versions must report that they need --reprocess rather than silently mix
+            # with new ones (the default settings hash as the bare engine version, as they always did)
+            "layout": self.layout.fingerprint_part(),
             "clean": self.clean.as_dict(),
             "chunk": {
                 "target": self.chunk_target,
@@ -94,15 +98,22 @@ class ProcessedDocument:
     #: what the libraries warned about while reading this file ("Invalid MediaBox ..."): logged by
     #: the batch (``-v``), never printed by the worker
     warnings: tuple[str, ...] = ()
+    #: the collection the document belongs to ("": the store's default)
+    collection: str = ""
 
     @property
     def page_count(self) -> int:
         return self.extraction.page_count
 
 
-def chunk_id(uri: str, content_sha256: str, settings_hash: str, clean_start: int, clean_end: int) -> str:
-    """A stable chunk id: the same file, settings and span give the same id on every machine."""
+def chunk_id(
+    uri: str, content_sha256: str, settings_hash: str, clean_start: int, clean_end: int, collection: str = ""
+) -> str:
+    """A stable chunk id: the same file, collection, settings and span give the same id on every
+    machine (two collections holding the same file under the same URI have different chunks)."""
     key = f"{uri}\x00{content_sha256}\x00{settings_hash}\x00{clean_start}:{clean_end}".encode()
+    if collection:
+        key = collection.encode("utf-8", "surrogateescape") + b"\x00" + key
     return "ck_" + hashlib.sha256(key).hexdigest()[:20]
 
 
@@ -113,10 +124,11 @@ def process_source(
     *,
     password: str | None = None,
     limits: Limits = Limits(),
+    collection: str = "",
 ) -> ProcessedDocument:
     t0 = time.perf_counter()
     extraction = extract_source(
-        source, extractor=settings.extractor, password=password, limits=limits, ocr=settings.ocr
+        source, extractor=settings.extractor, password=password, limits=limits, ocr=settings.ocr, layout=settings.layout
     )
     t1 = time.perf_counter()
     cleaned = clean(
@@ -140,7 +152,9 @@ def process_source(
         pages = pages_of(extraction.pages, d.raw)
         records.append(
             ChunkRecord(
-                chunk_id=chunk_id(uri, extraction.content_sha256, settings_hash, d.clean.start, d.clean.end),
+                chunk_id=chunk_id(
+                    uri, extraction.content_sha256, settings_hash, d.clean.start, d.clean.end, collection
+                ),
                 ordinal=d.ordinal,
                 text=d.text,
                 text_sha256=hashlib.sha256(d.text.encode("utf-8")).hexdigest(),
@@ -163,6 +177,7 @@ def process_source(
         chunks=tuple(records),
         settings_hash=settings_hash,
         seconds={"extract": t1 - t0, "clean": t2 - t1, "chunk": t3 - t2},
+        collection=collection,
     )
 
 
@@ -173,11 +188,12 @@ def process_file(
     *,
     password: str | None = None,
     limits: Limits = Limits(),
+    collection: str = "",
 ) -> ProcessedDocument:
     """Read, extract, clean and chunk one file. Raises :class:`citeline.ingest.errors.ExtractionError`."""
     t0 = time.perf_counter()
     source = read_source(path, limits=limits)
-    result = process_source(source, uri, settings, password=password, limits=limits)
+    result = process_source(source, uri, settings, password=password, limits=limits, collection=collection)
     result.seconds["read"] = time.perf_counter() - t0 - sum(result.seconds.values())
     return result
 
@@ -191,13 +207,21 @@ class FileTask:
     settings: PipelineSettings
     password: str | None = None
     limits: Limits = field(default_factory=Limits)
+    collection: str = ""
 
 
 def run_task(task: FileTask) -> ProcessedDocument:
     """Worker entry point: :func:`process_file` for one :class:`FileTask`, with what the libraries
     warn about collected into :attr:`ProcessedDocument.warnings` instead of the worker's stderr."""
     with collected_warnings() as collected:
-        result = process_file(task.path, task.uri, task.settings, password=task.password, limits=task.limits)
+        result = process_file(
+            task.path,
+            task.uri,
+            task.settings,
+            password=task.password,
+            limits=task.limits,
+            collection=task.collection,
+        )
     return dataclasses.replace(result, warnings=tuple(collected))
 
 

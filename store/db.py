@@ -187,15 +187,45 @@ def current_revision(engine: Engine) -> str | None:
 def upgrade(engine: Engine, revision: str = "head") -> None:
     from alembic import command
 
-    with _revision_errors(revision), engine.begin() as conn:
+    with _revision_errors(revision), _migrating(engine) as conn:
         command.upgrade(alembic_config(conn), revision)
 
 
 def downgrade(engine: Engine, revision: str) -> None:
     from alembic import command
 
-    with _revision_errors(revision), engine.begin() as conn:
+    with _revision_errors(revision), _migrating(engine) as conn:
         command.downgrade(alembic_config(conn), revision)
+
+
+@contextmanager
+def _migrating(engine: Engine) -> Iterator[Connection]:
+    """A connection in one transaction for a migration. On SQLite, foreign keys are off while it
+    runs (SQLite's own procedure for changing a table: a batch migration copies a table and drops
+    the old one, and with foreign keys on that drop would delete the rows of every table that
+    references it, ``ON DELETE CASCADE``) and checked before the commit."""
+    with engine.connect() as conn:
+        sqlite = conn.dialect.name == "sqlite"
+        if sqlite:
+            conn.exec_driver_sql("PRAGMA foreign_keys=OFF")  # only outside a transaction
+            conn.commit()
+        try:
+            with conn.begin():
+                if sqlite:
+                    # the write lock before the first statement, held to the commit: a second process
+                    # migrating a new file waits for it, then finds the schema made (sqlite3 begins a
+                    # transaction only before a write, so two CREATE TABLEs raced: "table ... already
+                    # exists")
+                    conn.exec_driver_sql("BEGIN IMMEDIATE")
+                yield conn
+                if sqlite:
+                    broken = conn.exec_driver_sql("PRAGMA foreign_key_check").first()
+                    if broken is not None:
+                        raise DatabaseError(f"migration left a row of {broken[0]!r} without its {broken[2]!r} row")
+        finally:
+            if sqlite:
+                conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+                conn.commit()
 
 
 @contextmanager

@@ -61,13 +61,22 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
+#: The collection of a document written without one (the Python API's ``Store.write`` of a
+#: document processed outside a batch).
+DEFAULT_COLLECTION = "default"
+
+
 class Document(Base):
-    """A stable identity: the URI (by default the path relative to the ingest root)."""
+    """A stable identity: the URI (by default the path relative to the ingest root) within its
+    collection (by default the name of the folder given to ``ingest``). Names that are not UTF-8
+    are stored escaped (:mod:`citeline.text.names`)."""
 
     __tablename__ = "documents"
+    __table_args__ = (UniqueConstraint("collection", "uri"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    uri: Mapped[str] = mapped_column(String(2048), unique=True)
+    collection: Mapped[str] = mapped_column(String(255))
+    uri: Mapped[str] = mapped_column(String(2048))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     deleted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     last_path: Mapped[str | None] = mapped_column(String(4096))
@@ -218,7 +227,14 @@ class IngestionOutcome(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     run_id: Mapped[int] = mapped_column(ForeignKey("ingestion_runs.id", ondelete="CASCADE"), index=True)
     path: Mapped[str] = mapped_column(String(4096))
+    collection: Mapped[str | None] = mapped_column(String(255))  # null: before 0008
     uri: Mapped[str] = mapped_column(String(2048))
+    #: sha256 of the file's bytes as read by this run (null: not read, or before 0008): a failure is
+    #: remembered by it and not retried until the file changes (or ``--retry-failed``)
+    content_sha256: Mapped[str | None] = mapped_column(String(64))
+    #: sha256 of what else the attempt depended on (pipeline settings, limits, whether a password
+    #: was given): a failure is retried when any of it changes
+    attempt_sha256: Mapped[str | None] = mapped_column(String(64))
     status: Mapped[str] = mapped_column(String(32))  # added, updated, skipped, failed, deleted
     reason: Mapped[str | None] = mapped_column(String(64))
     message: Mapped[str | None] = mapped_column(Text)

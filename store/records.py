@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
+from citeline.kinds import WriteStatus
 from citeline.text.geometry import Box
 from citeline.text.offsets import OffsetMap
 
@@ -29,6 +30,7 @@ class VersionInfo:
     superseded_at: datetime | None
     deleted: bool
     problems: tuple[dict[str, Any], ...] = ()
+    collection: str = ""
 
     @property
     def is_current(self) -> bool:
@@ -53,6 +55,7 @@ class ChunkInfo:
     page_start: int | None
     page_end: int | None
     map: OffsetMap = field(repr=False, compare=False)
+    collection: str = ""
 
     def as_json(self) -> dict[str, Any]:
         """The documented JSONL record of ``citeline chunks``."""
@@ -71,6 +74,7 @@ class ChunkInfo:
             "raw_end": self.raw_end,
             "clean_start": self.clean_start,
             "clean_end": self.clean_end,
+            "collection": self.collection,
         }
 
 
@@ -107,6 +111,7 @@ class DocumentInfo:
     versions: tuple[VersionInfo, ...]
     pages: tuple[PageInfo, ...]  # of the current (or newest) version
     furniture: tuple[FurnitureInfo, ...]  # of the current (or newest) version
+    collection: str = ""
 
     @property
     def current(self) -> VersionInfo | None:
@@ -118,6 +123,7 @@ class DocumentInfo:
 
         return {
             "uri": self.uri,
+            "collection": self.collection,
             "created_at": self.created_at.isoformat(),
             "deleted_at": self.deleted_at.isoformat() if self.deleted_at else None,
             "last_path": self.last_path,
@@ -157,7 +163,7 @@ class Provenance:
 
 @dataclass(frozen=True, slots=True)
 class WriteResult:
-    status: str  # added, updated, skipped
+    status: WriteStatus
     version_id: int | None
     version_no: int | None
     message: str | None = None

@@ -14,7 +14,9 @@ GIN index) ranked by ``ts_rank``. The writer fills both in the version's transac
 Query syntax (:func:`parse_query`): words (all must occur; when fewer than ``k`` chunks hold all of
 them, chunks holding some follow, ranked below them: see :func:`run_search`), ``"a phrase"``,
 ``prefix*``, ``OR`` between two terms, ``NOT term`` or ``-term``. Anything else (an unbalanced
-quote, a lone ``OR``, punctuation) is read as plain words: a query is never a syntax error.
+quote, a lone ``OR``, punctuation) is read as plain words: a query is never a syntax error. Its
+first :data:`MAX_QUERY_CHARS` characters and :data:`MAX_QUERY_WORDS` words are searched (a longer
+phrase by its first words), so no query is an error or takes minutes either.
 """
 
 from __future__ import annotations
@@ -114,10 +116,18 @@ class Query:
 
 
 _TOKEN = re.compile(r'"([^"]*)"|(\S+)')
+#: Characters of a query read: a pasted paragraph is a few thousand; a 1 MB query took 249 s on
+#: SQLite before this bound.
+MAX_QUERY_CHARS = 20_000
+#: Words a query searches for, phrases included: a 15,000-word phrase exceeded PostgreSQL's stack
+#: depth (``<->`` nests); a phrase past the bound is searched by its first words, which every chunk
+#: holding the whole phrase holds too.
+MAX_QUERY_WORDS = 256
 
 
 def parse_query(text: str) -> Query:
     """The query language of the module docstring; never raises."""
+    text = text[:MAX_QUERY_CHARS]
     if text.count('"') % 2:
         text = text.replace('"', " ")  # an unbalanced quote: plain words
     query = Query()
@@ -142,6 +152,11 @@ def parse_query(text: str) -> Query:
             words = tuple(terms(phrase))
         if not words:
             continue
+        budget = MAX_QUERY_WORDS - sum(len(t.words) for c in query.must for t in c) - len(query.must_not)
+        if budget <= 0:
+            break
+        if len(words) > budget:
+            words, prefix = words[:budget], False
         if prefix and len(words[-1]) < 2:
             prefix = False  # "a*" would match half the index
         term = Term(words, prefix)
@@ -204,6 +219,7 @@ class SearchHit:
     raw_end: int
     snippet: str
     text: str
+    collection: str = ""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -218,6 +234,7 @@ class SearchHit:
             "raw_end": self.raw_end,
             "snippet": self.snippet,
             "text": self.text,
+            "collection": self.collection,
         }
 
 
@@ -263,17 +280,17 @@ def snippet(text: str, query: Query, width: int = SNIPPET_CHARS) -> str:
 _SELECT = """
 SELECT c.id, {score} AS score, d.uri, v.version_no,
        CASE WHEN v.superseded_at IS NULL AND d.deleted_at IS NULL THEN 1 ELSE 0 END AS is_current,
-       c.page_start, c.page_end, c.raw_start, c.raw_end, c.text
+       c.page_start, c.page_end, c.raw_start, c.raw_end, c.text, d.collection
 FROM {source}
 JOIN document_versions v ON v.id = c.version_id
 JOIN documents d ON d.id = v.document_id
-WHERE {match} {current} {document} {exclude}
+WHERE {match} {current} {document} {collection} {exclude}
 ORDER BY score DESC, c.id
 LIMIT :k
 """
 
 
-def _statement(dialect: str, *, all_versions: bool, document: bool, exclude: int) -> str:
+def _statement(dialect: str, *, all_versions: bool, document: bool, exclude: int, collection: bool = False) -> str:
     if dialect == "sqlite":
         # m: FTS5's own top keys and scores, a VALUES list from run_search
         score, source, match = (
@@ -288,10 +305,19 @@ def _statement(dialect: str, *, all_versions: bool, document: bool, exclude: int
             "chunks c",
             "c.search @@ to_tsquery('simple', :q)",
         )
-        doc = "AND d.uri LIKE :document ESCAPE '\\'" if document else ""
+        doc = "AND d.uri ~ :document" if document else ""
     current = "" if all_versions else "AND v.superseded_at IS NULL AND d.deleted_at IS NULL"
     excluded = f"AND c.id NOT IN ({', '.join(f':x{i}' for i in range(exclude))})" if exclude else ""
-    return _SELECT.format(score=score, source=source, match=match, current=current, document=doc, exclude=excluded)
+    in_collection = "AND d.collection = :collection" if collection else ""
+    return _SELECT.format(
+        score=score,
+        source=source,
+        match=match,
+        current=current,
+        document=doc,
+        collection=in_collection,
+        exclude=excluded,
+    )
 
 
 _TOP_SQL = "SELECT rowid, -rank FROM chunk_search WHERE chunk_search MATCH :q ORDER BY rank LIMIT :n"
@@ -353,23 +379,69 @@ def _rarest(connection: Any, query: Query) -> Query:
     return Query([kept], list(query.must_not))
 
 
-def glob_to_like(pattern: str) -> str:
-    """A shell glob (``*``, ``?``) as a LIKE pattern with ``\\`` as its escape character."""
+def _glob_parts(pattern: str) -> list[tuple[str, str]]:
+    """A shell glob as ``(kind, text)`` parts: ``any`` (``*``), ``one`` (``?``), ``class`` (the
+    inside of ``[...]``, ``!`` or ``^`` first for "not"), ``char``; a ``[`` without its ``]`` is a
+    character."""
+    parts: list[tuple[str, str]] = []
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "[":
+            end = pattern.find("]", i + 2 if pattern[i + 1 : i + 2] in ("!", "^") else i + 1)
+            if pattern[i + 1 : i + 2] in ("!", "^") and pattern[i + 2 : i + 3] == "]":
+                end = pattern.find("]", i + 3)
+            elif pattern[i + 1 : i + 2] == "]":
+                end = pattern.find("]", i + 2)
+            if end > i:
+                parts.append(("class", pattern[i + 1 : end]))
+                i = end + 1
+                continue
+        parts.append(("any", "") if ch == "*" else ("one", "") if ch == "?" else ("char", ch))
+        i += 1
+    return parts
+
+
+def glob_to_sqlite(pattern: str) -> str:
+    """A shell glob in SQLite's ``GLOB`` syntax, whose "not" in a class is ``^`` (``[!a-z]`` is a
+    class of ``!`` and a to z there)."""
     out = []
-    for ch in pattern:
-        if ch in "%_\\":
-            out.append("\\" + ch)
-        elif ch == "*":
-            out.append("%")
-        elif ch == "?":
-            out.append("_")
+    for kind, text in _glob_parts(pattern):
+        if kind == "class":
+            out.append("[" + ("^" + text[1:] if text[:1] in ("!", "^") else text) + "]")
+        elif kind == "char" and text in "*?[":
+            out.append("[" + text + "]")
         else:
-            out.append(ch)
+            out.append({"any": "*", "one": "?"}.get(kind, text))
     return "".join(out)
 
 
+def glob_to_regex(pattern: str) -> str:
+    """A shell glob as an anchored PostgreSQL regular expression (``~``): the same matches as
+    :func:`glob_to_sqlite` gives SQLite's ``GLOB``."""
+    out = ["^"]
+    for kind, text in _glob_parts(pattern):
+        if kind == "any":
+            out.append(".*")
+        elif kind == "one":
+            out.append(".")
+        elif kind == "class":
+            negated = text[:1] in ("!", "^")
+            body = "".join("\\" + c if c in "\\[" else c for c in (text[1:] if negated else text))
+            out.append("[" + ("^" if negated else "") + body + "]")
+        else:
+            out.append(text if text.isalnum() else "\\" + text)
+    return "".join(out) + "$"
+
+
 def run_search(
-    connection: Any, text: str, *, k: int = 8, document: str | None = None, all_versions: bool = False
+    connection: Any,
+    text: str,
+    *,
+    k: int = 8,
+    document: str | None = None,
+    all_versions: bool = False,
+    collection: str | None = None,
 ) -> list[SearchHit]:
     """The ``k`` best chunks for the query ``text`` (see :func:`parse_query`): chunks holding every
     clause first; then, when there are fewer than ``k`` of them, chunks holding any clause, ranked
@@ -394,10 +466,18 @@ def run_search(
         rendered = to_fts5(attempt) if dialect == "sqlite" else to_tsquery(attempt)
         params: dict[str, Any] = {"q": rendered, "k": k - len(hits)}
         if document is not None:
-            params["document"] = document if dialect == "sqlite" else glob_to_like(document)
+            params["document"] = glob_to_sqlite(document) if dialect == "sqlite" else glob_to_regex(document)
+        if collection is not None:
+            params["collection"] = collection
         for i, hit in enumerate(hits):
             params[f"x{i}"] = hit.chunk_id
-        statement = _statement(dialect, all_versions=all_versions, document=document is not None, exclude=len(hits))
+        statement = _statement(
+            dialect,
+            all_versions=all_versions,
+            document=document is not None,
+            exclude=len(hits),
+            collection=collection is not None,
+        )
         if dialect == "sqlite":
             # FTS5 ranks its own top n (ORDER BY rank LIMIT keeps a heap of n), and only those are
             # joined and filtered; n grows when the filters (superseded versions, deleted documents,
@@ -433,6 +513,7 @@ def run_search(
                     raw_end=int(row[8]),
                     snippet=snippet(row[9], query),
                     text=row[9],
+                    collection=row[10],
                 )
             )
     return hits
@@ -451,6 +532,7 @@ class Change:
     document: str
     version: int
     at: Any  # datetime (UTC)
+    collection: str = ""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -459,29 +541,31 @@ class Change:
             "document": self.document,
             "version": self.version,
             "at": self.at.isoformat() if self.at is not None else None,
+            "collection": self.collection,
         }
 
 
 _ADDED = """
-SELECT c.id, d.uri, v.version_no, v.current_since
+SELECT c.id, d.uri, v.version_no, v.current_since, d.collection
 FROM chunks c JOIN document_versions v ON v.id = c.version_id JOIN documents d ON d.id = v.document_id
-WHERE v.superseded_at IS NULL AND d.deleted_at IS NULL AND v.current_since > :since
+WHERE v.superseded_at IS NULL AND d.deleted_at IS NULL AND v.current_since > :since {collection}
 ORDER BY v.current_since, c.version_id, c.ordinal
 """
 _RETIRED = """
 SELECT c.id, d.uri, v.version_no,
        CASE WHEN v.superseded_at IS NOT NULL AND v.superseded_at > :since THEN v.superseded_at
-            ELSE d.deleted_at END AS at
+            ELSE d.deleted_at END AS at, d.collection
 FROM chunks c JOIN document_versions v ON v.id = c.version_id JOIN documents d ON d.id = v.document_id
-WHERE (v.current_since IS NULL OR v.current_since <= :since)
+WHERE (v.current_since IS NULL OR v.current_since <= :since) {collection}
   AND ((v.superseded_at IS NOT NULL AND v.superseded_at > :since)
        OR (v.superseded_at IS NULL AND d.deleted_at IS NOT NULL AND d.deleted_at > :since))
 ORDER BY at, c.version_id, c.ordinal
 """
 
 
-def changes_since(connection: Any, since: Any) -> list[Change]:
-    """:class:`Change` s after ``since`` (a UTC datetime): added first, then retired, in time order."""
+def changes_since(connection: Any, since: Any, *, collection: str | None = None) -> list[Change]:
+    """:class:`Change` s after ``since`` (a UTC datetime): added first, then retired, in time
+    order; of the documents of ``collection`` only, when given."""
     from datetime import UTC, datetime
 
     from sqlalchemy import text as sql
@@ -494,6 +578,14 @@ def changes_since(connection: Any, since: Any) -> list[Change]:
         return value if value is None or value.tzinfo is not None else value.replace(tzinfo=UTC)
 
     at = UTCDateTime().process_bind_param(since, connection.dialect)
-    added = [Change("added", r[0], r[1], r[2], utc(r[3])) for r in connection.execute(sql(_ADDED), {"since": at})]
-    retired = [Change("retired", r[0], r[1], r[2], utc(r[3])) for r in connection.execute(sql(_RETIRED), {"since": at})]
+    where = "AND d.collection = :collection" if collection is not None else ""
+    params = {"since": at, "collection": collection} if collection is not None else {"since": at}
+    added = [
+        Change("added", r[0], r[1], r[2], utc(r[3]), r[4])
+        for r in connection.execute(sql(_ADDED.format(collection=where)), params)
+    ]
+    retired = [
+        Change("retired", r[0], r[1], r[2], utc(r[3]), r[4])
+        for r in connection.execute(sql(_RETIRED.format(collection=where)), params)
+    ]
     return added + retired

@@ -11,8 +11,13 @@ What holds, on either backend, and how:
 * **a role that cannot write** (PostgreSQL): ``citeline sql`` refuses a superuser (who could
   ``COPY ... TO PROGRAM`` or read server files with ``pg_read_file``) and any role that may write a
   citeline table; ``citeline db create-reader ROLE`` makes one that may only read;
-* **bounded**: ``statement_timeout`` on PostgreSQL, a progress handler on SQLite, stop the query
-  after ``timeout`` seconds;
+* **bounded, start to last row**: the timeout is one deadline for the whole query, not for each
+  fetch: a watchdog thread cancels the running statement at the deadline (psycopg's
+  ``cancel_safe``, which asks the server as ``pg_cancel_backend`` would; SQLite's
+  ``Connection.interrupt``, which stops even inside one long function call), the deadline is checked
+  between fetches, and ``statement_timeout`` (PostgreSQL) and a progress handler (SQLite) stay as
+  a second line; on SQLite ``SQLITE_LIMIT_LENGTH`` caps one value at :data:`MAX_SQLITE_VALUE_BYTES`
+  (``printf('%.*c', 999999999, 'x')`` used 1 GB);
 * **streamed**: rows come from a server-side cursor (PostgreSQL) or the SQLite cursor as they are
   read; none of this holds the whole result.
 
@@ -25,8 +30,9 @@ from __future__ import annotations
 import contextlib
 import re
 import sqlite3
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
@@ -39,6 +45,10 @@ from citeline.store.errors import QueryError, ReadOnlyViolation, StoreError
 
 #: Seconds a query may run (``--timeout``).
 DEFAULT_TIMEOUT = 30.0
+#: Longest string or blob one SQLite value may be in a query (``SQLITE_LIMIT_LENGTH``; SQLite's own
+#: default is 1e9). A version's whole raw text is the longest value citeline stores: a 20,000-page
+#: document (the ingest page limit) at about 3,000 characters a page is 60 MB, so 128 MB reads any.
+MAX_SQLITE_VALUE_BYTES = 128 * 1024 * 1024
 #: Rows fetched from the server at a time.
 FETCH_ROWS = 1000
 #: The tables citeline owns: a role that may write one of them may not run ``citeline sql``.
@@ -133,11 +143,15 @@ def _postgres(
             # (the extended protocol), so a second command in the query is refused by the server
             cursor = raw.cursor(name="citeline_sql")
             cursor.itersize = FETCH_ROWS
-            cursor.execute(query, params or None)
-            if cursor.description is None:
-                raise ReadOnlyViolation("The statement returned no rows; citeline sql runs SELECT queries only")
-            columns = [d.name for d in cursor.description]
-            yield QueryResult(columns, _fetching(cursor, timeout))
+            with _watchdog(timeout, raw.cancel_safe) as deadline:
+                try:
+                    cursor.execute(query, params or None)
+                    if cursor.description is None:
+                        raise ReadOnlyViolation("The statement returned no rows; citeline sql runs SELECT queries only")
+                    columns = [d.name for d in cursor.description]
+                    yield QueryResult(columns, _fetching(cursor, timeout, deadline))
+                finally:
+                    deadline.stop()  # before the rollback, which a late cancel must not hit
         except (QueryError, ReadOnlyViolation):
             raise
         except Exception as exc:
@@ -147,11 +161,61 @@ def _postgres(
                 raw.rollback()
 
 
-def _fetching(cursor: Any, timeout: float) -> Iterator[tuple[Any, ...]]:
+class _Deadline:
+    """The moment a query must have delivered its last row, and the watchdog that stops it then."""
+
+    def __init__(self, timeout: float, stop_query: Callable[[], object]) -> None:
+        self.at = time.monotonic() + timeout
+        self._stop_query = stop_query
+        self._lock = threading.Lock()
+        self._armed = True
+        self.fired = False
+        self._timer = threading.Timer(timeout, self._fire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _fire(self) -> None:
+        with self._lock:
+            if not self._armed:
+                return
+            self.fired = True
+            with suppress(Exception):  # the query may have just ended: nothing to stop
+                self._stop_query()
+
+    def passed(self) -> bool:
+        return self.fired or time.monotonic() >= self.at
+
+    def stop(self) -> None:
+        """Disarm the watchdog; once this returns it will not stop anything."""
+        with self._lock:
+            self._armed = False
+        self._timer.cancel()
+
+
+@contextmanager
+def _watchdog(timeout: float, stop_query: Callable[[], object]) -> Iterator[_Deadline]:
+    deadline = _Deadline(timeout, stop_query)
     try:
-        yield from cursor
+        yield deadline
+    finally:
+        deadline.stop()
+
+
+def _fetching(cursor: Any, timeout: float, deadline: _Deadline) -> Iterator[tuple[Any, ...]]:
+    """The rows, with the deadline checked between them: the time to write the rows out counts too."""
+    try:
+        for row in cursor:
+            if deadline.passed():
+                raise _timed_out(timeout)
+            yield row
+    except QueryError:
+        raise
     except Exception as exc:
-        raise _query_error(exc, timeout) from None
+        raise _timed_out(timeout) if deadline.fired else _query_error(exc, timeout) from None
+
+
+def _timed_out(timeout: float) -> QueryError:
+    return QueryError(f"The query ran longer than {timeout:g} s and was stopped (--timeout)")
 
 
 def _refuse_writers(raw: Any) -> None:
@@ -186,19 +250,23 @@ def _sqlite(engine: Engine, query: str, params: dict[str, Any] | None, timeout: 
                 raw.execute("SELECT rowid FROM chunk_search LIMIT 0").fetchall()
         raw.set_authorizer(_authorize)
         raw.set_progress_handler(lambda: 1 if time.monotonic() > deadline else 0, 10_000)
+        length = raw.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_SQLITE_VALUE_BYTES)
+        watch = _Deadline(max(0.0, deadline - time.monotonic()), raw.interrupt)
         try:
             cursor = raw.execute(query, params or {})
             if cursor.description is None:
                 raise ReadOnlyViolation("The statement returned no rows; citeline sql runs SELECT queries only")
             columns = [d[0] for d in cursor.description]
-            yield QueryResult(columns, _fetching(cursor, timeout))
+            yield QueryResult(columns, _fetching(cursor, timeout, watch))
         except (QueryError, ReadOnlyViolation):
             raise
         except Exception as exc:
-            raise _query_error(exc, timeout) from None
+            raise _timed_out(timeout) if watch.fired else _query_error(exc, timeout) from None
         finally:
+            watch.stop()
             raw.set_progress_handler(None, 0)
             raw.set_authorizer(None)
+            raw.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, length)
 
 
 def _authorize(action: int, arg1: str | None, arg2: str | None, _db: str | None, _trigger: str | None) -> int:
@@ -231,6 +299,10 @@ def _query_error(exc: BaseException, timeout: float) -> StoreError:
     orig = getattr(exc, "orig", exc)
     msg = db.first_line(exc) if isinstance(exc, (DBAPIError, SQLAlchemyError)) else db.first_line(orig)
     low = msg.lower()
+    if "string or blob too big" in low:
+        return QueryError(
+            f"A value of the query is longer than the {MAX_SQLITE_VALUE_BYTES // (1024 * 1024)} MB one value may be"
+        )
     if "statement timeout" in low or "canceling statement" in low or "interrupted" in low:
         return QueryError(f"The query ran longer than {timeout:g} s and was stopped (--timeout)")
     writes = re.match(r'syntax error at or near "(\w+)"', msg)

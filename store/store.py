@@ -15,6 +15,7 @@ from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, sele
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
+from citeline.kinds import Executor, RunStatus
 from citeline.store import db
 from citeline.store import models as m
 from citeline.store.errors import NotFound, QueryError
@@ -31,6 +32,7 @@ from citeline.store.records import (
 from citeline.store.search import Change, SearchHit, changes_since, run_search
 from citeline.store.writer import PackedGeometry, mark_deleted, write_version
 from citeline.text.geometry import Box, Geometry
+from citeline.text.names import unescape_name
 from citeline.text.offsets import Normalized, OffsetMap, Original
 
 if TYPE_CHECKING:
@@ -44,11 +46,29 @@ CONTEXT_CHARS = 200
 class CurrentFile:
     """What the store knows about a document's current version (used to skip unchanged files)."""
 
+    collection: str
     uri: str
     content_sha256: str
     settings_hash: str
-    last_path: str | None
+    last_path: str | None  # as stored: a name that is not UTF-8 escaped (see local_path)
     version_no: int
+
+    @property
+    def local_path(self) -> str | None:
+        """``last_path`` as the file system names it (undecodable bytes restored)."""
+        return unescape_name(self.last_path) if self.last_path is not None else None
+
+
+@dataclass(frozen=True, slots=True)
+class RememberedFailure:
+    """The last attempt at a document failed, on this content under these settings."""
+
+    collection: str
+    uri: str
+    content_sha256: str
+    attempt_sha256: str | None  # see IngestionOutcome.attempt_sha256
+    reason: str | None
+    message: str | None
 
 
 #: What a :class:`ChunkInfo` is made of, in the order :meth:`Store._chunk_info` reads it.
@@ -70,6 +90,7 @@ _CHUNK_COLUMNS = (
     m.Chunk.page_start,
     m.Chunk.page_end,
     m.Chunk.offset_map,
+    m.Document.collection,
 )
 
 # plain columns, not ORM entities: rows come back as tuples, several times cheaper per chunk (a
@@ -88,6 +109,7 @@ _CHUNKS_OF_VERSION = _CHUNK_FROM.where(m.Chunk.version_id == bindparam("version_
 _VERSION_FROM = select(m.DocumentVersion, m.Document).join(m.Document, m.Document.id == m.DocumentVersion.document_id)
 _VERSION_BY_ID = _VERSION_FROM.where(m.DocumentVersion.id == bindparam("version_id"))
 _CURRENT_VERSION = _VERSION_FROM.where(m.Document.uri == bindparam("uri"), m.DocumentVersion.superseded_at.is_(None))
+_CURRENT_VERSION_IN = _CURRENT_VERSION.where(m.Document.collection == bindparam("collection"))
 _PAGES_OF_VERSION = (
     select(
         m.Page.page_no,
@@ -175,7 +197,7 @@ class Store:
         roots: Sequence[str],
         settings: dict[str, Any],
         settings_hash: str,
-        executor: str,
+        executor: Executor,
         workers: int,
     ) -> int:
         """Record a new run (and mark earlier runs of this host whose process is gone interrupted)."""
@@ -223,7 +245,7 @@ class Store:
                 run.finished_at = m.utcnow()
             return len(stale)
 
-    def finish_run(self, run_id: int, *, status: str, counts: dict[str, int], seconds: float) -> None:
+    def finish_run(self, run_id: int, *, status: RunStatus, counts: dict[str, int], seconds: float) -> None:
         with db.transaction(self._sessions) as s:
             run = s.get(m.IngestionRun, run_id)
             assert run is not None
@@ -250,11 +272,12 @@ class Store:
             # another ingester stored the same (document, content, settings) a moment ago
             return WriteResult("skipped", None, None, "stored concurrently by another ingester")
 
-    def current_files(self) -> dict[str, CurrentFile]:
-        """Every current document version by URI, oldest document first (one query; what skipping
-        unchanged files needs)."""
+    def current_files(self, collection: str | None = None) -> dict[tuple[str, str], CurrentFile]:
+        """Every current document version by (collection, URI), oldest document first (one query;
+        what skipping unchanged files needs); of ``collection`` only when given."""
         q = (
             select(
+                m.Document.collection,
                 m.Document.uri,
                 m.DocumentVersion.content_sha256,
                 m.DocumentVersion.settings_hash,
@@ -265,12 +288,54 @@ class Store:
             .where(m.DocumentVersion.superseded_at.is_(None), m.Document.deleted_at.is_(None))
             .order_by(m.Document.id)  # oldest document first: what a duplicate is a duplicate of
         )
+        if collection is not None:
+            q = q.where(m.Document.collection == collection)
         with self.session() as s:
-            return {row[0]: CurrentFile(*row) for row in s.execute(q)}
+            return {(row[0], row[1]): CurrentFile(*row) for row in s.execute(q)}
 
-    def mark_deleted(self, uri: str) -> bool:
+    def remembered_failures(self, collection: str | None = None) -> dict[tuple[str, str], RememberedFailure]:
+        """By (collection, URI): the documents whose last attempt (the newest outcome that added,
+        updated or failed it) failed, with the content and options it failed on. An ingest skips
+        them until the file changes (or ``--retry-failed``)."""
+        o = m.IngestionOutcome
+        attempts = o.status.in_(("added", "updated", "failed"))
+        last = select(func.max(o.id)).where(attempts, o.collection.is_not(None)).group_by(o.collection, o.uri)
+        if collection is not None:
+            last = last.where(o.collection == collection)
+        q = select(o.collection, o.uri, o.content_sha256, o.attempt_sha256, o.reason, o.message).where(
+            o.id.in_(last.scalar_subquery()), o.status == "failed", o.content_sha256.is_not(None)
+        )
+        out: dict[tuple[str, str], RememberedFailure] = {}
+        with self.session() as s:
+            for coll, uri, content, attempt, reason, message in s.execute(q):
+                if coll is not None and content is not None:  # both filtered in SQL; for the types
+                    out[coll, uri] = RememberedFailure(coll, uri, content, attempt, reason, message)
+        return out
+
+    def mark_deleted(self, uri: str, *, collection: str | None = None) -> bool:
+        """Mark document ``uri`` (of ``collection``; without it, the one collection holding such a
+        document, refused when two do) deleted. False when there is no such document, or it is
+        deleted already."""
         with db.transaction(self._sessions) as s:
-            return mark_deleted(s, uri)
+            if collection is None:
+                holding = list(s.scalars(select(m.Document.collection).where(m.Document.uri == uri)))
+                if len(holding) > 1:
+                    raise QueryError(_ambiguous(uri, holding))
+                if not holding:
+                    return False
+                collection = holding[0]
+            return mark_deleted(s, collection, uri)
+
+    def collections(self) -> dict[str, int]:
+        """Each collection's name and how many documents in it are not deleted."""
+        q = (
+            select(m.Document.collection, func.count())
+            .where(m.Document.deleted_at.is_(None))
+            .group_by(m.Document.collection)
+            .order_by(m.Document.collection)
+        )
+        with self.session() as s:
+            return {name: int(n) for name, n in s.execute(q)}
 
     # ----------------------------------------------------------------- reads
 
@@ -279,6 +344,7 @@ class Store:
         return VersionInfo(
             version_id=v.id,
             document_uri=d.uri,
+            collection=d.collection,
             version_no=v.version_no,
             content_sha256=v.content_sha256,
             text_sha256=v.text_sha256,
@@ -302,9 +368,17 @@ class Store:
                 raise NotFound(f"Version {version_id} does not exist")
             return self._version_info(row[0], row[1])
 
-    def current_version(self, uri: str) -> VersionInfo | None:
+    def current_version(self, uri: str, *, collection: str | None = None) -> VersionInfo | None:
+        """The current version of document ``uri`` (of ``collection``; without it, refused when two
+        collections hold a document of that URI)."""
         with self.session() as s:
-            row = s.execute(_CURRENT_VERSION, {"uri": uri}).one_or_none()
+            if collection is not None:
+                row = s.execute(_CURRENT_VERSION_IN, {"uri": uri, "collection": collection}).one_or_none()
+            else:
+                rows = s.execute(_CURRENT_VERSION, {"uri": uri}).all()
+                if len(rows) > 1:
+                    raise QueryError(_ambiguous(uri, [r[1].collection for r in rows]))
+                row = rows[0] if rows else None
             return self._version_info(row[0], row[1]) if row else None
 
     @staticmethod
@@ -327,6 +401,7 @@ class Store:
             ps,
             pe,
             omap,
+            collection,
         ) = row
         return ChunkInfo(
             chunk_id=cid,
@@ -345,6 +420,7 @@ class Store:
             page_start=ps,
             page_end=pe,
             map=OffsetMap.from_bytes(omap),
+            collection=collection,
         )
 
     def chunk(self, chunk_id: str) -> ChunkInfo | None:
@@ -365,29 +441,57 @@ class Store:
         with self.engine.connect() as conn:
             return [self._chunk_info(r) for r in conn.execute(_CHUNKS_OF_VERSION, {"version_id": version_id})]
 
-    def iter_chunks(self, *, document: str | None = None, all_versions: bool = False) -> Iterator[ChunkInfo]:
-        """Chunks in document and reading order; current versions only unless ``all_versions``."""
+    def iter_chunks(
+        self, *, document: str | None = None, all_versions: bool = False, collection: str | None = None
+    ) -> Iterator[ChunkInfo]:
+        """Chunks in document and reading order; current versions only unless ``all_versions``; of
+        the documents of ``collection`` only when given (a ``document`` of two collections is
+        refused without it)."""
         q = _CHUNK_FROM
+        if collection is not None:
+            if not self._collection_exists(collection):
+                raise NotFound(f"Collection {collection!r} does not exist")
+            q = q.where(m.Document.collection == collection)
         if document is not None:
-            if self.current_version(document) is None and not self._document_exists(document):
-                raise NotFound(f"Document {document!r} does not exist")
+            if not self._document_exists(document, collection):
+                where = f" in collection {collection!r}" if collection is not None else ""
+                raise NotFound(f"Document {document!r} does not exist{where}")
+            if collection is None:
+                self.current_version(document)  # refused when two collections hold it
             q = q.where(m.Document.uri == document)
         if not all_versions:
             q = q.where(m.DocumentVersion.superseded_at.is_(None), m.Document.deleted_at.is_(None))
-        q = q.order_by(m.Document.uri, m.DocumentVersion.version_no, m.Chunk.ordinal)
+        q = q.order_by(m.Document.collection, m.Document.uri, m.DocumentVersion.version_no, m.Chunk.ordinal)
         with self.session() as s:
             for row in s.execute(q.execution_options(yield_per=500)):
                 yield self._chunk_info(row)
 
-    def _document_exists(self, uri: str) -> bool:
+    def _document_exists(self, uri: str, collection: str | None = None) -> bool:
+        q = select(func.count()).select_from(m.Document).where(m.Document.uri == uri)
+        if collection is not None:
+            q = q.where(m.Document.collection == collection)
         with self.session() as s:
-            return s.scalar(select(func.count()).select_from(m.Document).where(m.Document.uri == uri)) == 1
+            return bool(s.scalar(q))
 
-    def document(self, uri: str) -> DocumentInfo:
+    def _collection_exists(self, collection: str) -> bool:
+        q = select(func.count()).select_from(m.Document).where(m.Document.collection == collection)
         with self.session() as s:
-            d = s.scalars(select(m.Document).where(m.Document.uri == uri)).one_or_none()
+            return bool(s.scalar(q))
+
+    def document(self, uri: str, *, collection: str | None = None) -> DocumentInfo:
+        """Document ``uri`` (of ``collection``; without it, refused when two collections hold a
+        document of that URI)."""
+        with self.session() as s:
+            q = select(m.Document).where(m.Document.uri == uri)
+            if collection is not None:
+                q = q.where(m.Document.collection == collection)
+            found = list(s.scalars(q))
+            if len(found) > 1:
+                raise QueryError(_ambiguous(uri, [f.collection for f in found]))
+            d = found[0] if found else None
             if d is None:
-                raise NotFound(f"Document {uri!r} does not exist")
+                where = f" in collection {collection!r}" if collection is not None else ""
+                raise NotFound(f"Document {uri!r} does not exist{where}")
             versions = [
                 self._version_info(v, d)
                 for v in s.scalars(
@@ -433,11 +537,24 @@ class Store:
                 tuple(versions),
                 tuple(pages),
                 tuple(furniture),
+                d.collection,
             )
 
-    def documents(self) -> list[str]:
+    def documents(self, collection: str | None = None) -> list[str]:
+        """Document URIs, sorted (of ``collection`` only when given)."""
+        q = select(m.Document.uri).order_by(m.Document.uri)
+        if collection is not None:
+            q = q.where(m.Document.collection == collection)
         with self.session() as s:
-            return list(s.scalars(select(m.Document.uri).order_by(m.Document.uri)))
+            return list(s.scalars(q))
+
+    def document_refs(self, collection: str | None = None) -> list[tuple[str, str]]:
+        """(collection, URI) of every document, sorted."""
+        q = select(m.Document.collection, m.Document.uri).order_by(m.Document.collection, m.Document.uri)
+        if collection is not None:
+            q = q.where(m.Document.collection == collection)
+        with self.session() as s:
+            return [(c, u) for c, u in s.execute(q)]
 
     def raw_text(self, version_id: int, span: Original | None = None) -> str:
         """The raw stream of a version, or the characters of ``span`` (sliced in the database)."""
@@ -510,15 +627,22 @@ class Store:
     # ----------------------------------------------------------------- search
 
     def search(
-        self, query: str, k: int = 8, *, document: str | None = None, all_versions: bool = False
+        self,
+        query: str,
+        k: int = 8,
+        *,
+        document: str | None = None,
+        all_versions: bool = False,
+        collection: str | None = None,
     ) -> list[SearchHit]:
         """The ``k`` chunks that best match ``query`` (words, ``"phrases"``, ``prefix*``, ``OR``,
         ``NOT``/``-word``; see :mod:`citeline.store.search`), current versions only unless
-        ``all_versions``, of documents matching the glob ``document`` when given."""
+        ``all_versions``, of documents matching the glob ``document`` when given, of
+        ``collection`` when given."""
         with self.engine.connect() as conn:
-            return run_search(conn, query, k=k, document=document, all_versions=all_versions)
+            return run_search(conn, query, k=k, document=document, all_versions=all_versions, collection=collection)
 
-    def changes(self, since: datetime | int) -> list[Change]:
+    def changes(self, since: datetime | int, *, collection: str | None = None) -> list[Change]:
         """Chunks added (became current) and retired (superseded or deleted) since ``since``: a
         UTC datetime, or a run id (its start). Added first, then retired, each in time order: what
         an external embedding index needs to stay in step with the store."""
@@ -528,7 +652,7 @@ class Store:
                 if started is None:
                     raise NotFound(f"Ingestion run {since} does not exist")
                 since = started
-            return changes_since(conn, since)
+            return changes_since(conn, since, collection=collection)
 
     def create_context(
         self,
@@ -642,6 +766,11 @@ class Store:
         from citeline.store.sql import run_sql
 
         return run_sql(self.url, query, params)
+
+
+def _ambiguous(uri: str, collections: Sequence[str]) -> str:
+    names = ", ".join(repr(c) for c in sorted(collections))
+    return f"Document {uri!r} is in {len(collections)} collections ({names}): name one with --collection"
 
 
 def _process_alive(pid: int) -> bool:

@@ -32,6 +32,7 @@ from citeline.store import models as m
 from citeline.store.records import WriteResult
 from citeline.store.search import search_key, search_text
 from citeline.text.geometry import Geometry, Line
+from citeline.text.names import escape_name, has_raw_bytes
 
 if TYPE_CHECKING:
     from citeline.ingest.pipeline import ProcessedDocument
@@ -123,13 +124,14 @@ _UNSCALE = (1 / XS_QUANTUM).__mul__
 _BIG_ENDIAN = sys.byteorder == "big"
 
 
-def _document(session: Session, uri: str, path: str) -> m.Document:
+def _document(session: Session, collection: str, uri: str, path: str) -> m.Document:
     """The document row, created in the version's own transaction when new (a crash before the
     version commits leaves no document without versions)."""
-    doc = session.scalars(select(m.Document).where(m.Document.uri == uri)).one_or_none()
+    named = select(m.Document).where(m.Document.collection == collection, m.Document.uri == uri)
+    doc = session.scalars(named).one_or_none()
     postgres = session.get_bind().dialect.name == "postgresql"
     if doc is None:
-        doc = m.Document(uri=uri, created_at=m.utcnow(), last_path=path)
+        doc = m.Document(collection=collection, uri=uri, created_at=m.utcnow(), last_path=path)
         if postgres:
             # several ingesters may race to create it: a savepoint lets the loser read the winner's.
             # (Not on SQLite, which has one writer: there the outermost savepoint's release would
@@ -138,7 +140,7 @@ def _document(session: Session, uri: str, path: str) -> m.Document:
                 with session.begin_nested():
                     session.add(doc)
             except IntegrityError:  # another ingester created it first
-                doc = session.scalars(select(m.Document).where(m.Document.uri == uri)).one()
+                doc = session.scalars(named).one()
         else:
             session.add(doc)
             session.flush()
@@ -152,9 +154,12 @@ def write_version(session: Session, doc: ProcessedDocument, *, run_id: int | Non
     """Write ``doc`` as a new version of its document inside the caller's transaction."""
     ex = doc.extraction
     now = m.utcnow()
-    # where the file was read, absolute: status and --mark-deleted find it from any folder
-    path = os.path.abspath(doc.path)
-    document = _document(session, doc.uri, path)
+    # where the file was read, absolute: status and --mark-deleted find it from any folder (a name
+    # that is not UTF-8 escaped, as its URI is)
+    path = escape_name(os.path.abspath(doc.path))
+    # a batch's URIs come escaped (SourceRef.uri); one with raw bytes comes from the Python API
+    uri = escape_name(doc.uri) if has_raw_bytes(doc.uri) else doc.uri
+    document = _document(session, doc.collection or m.DEFAULT_COLLECTION, uri, path)
     document.last_path = path
     if document.deleted_at is not None:
         document.deleted_at = None  # the file came back
@@ -330,9 +335,11 @@ def _bulk(session: Session, model: type[m.Base], rows: list[dict[str, Any]]) -> 
         connection.execute(insert(model), rows[i : i + BATCH_ROWS])
 
 
-def mark_deleted(session: Session, uri: str) -> bool:
+def mark_deleted(session: Session, collection: str, uri: str) -> bool:
     """Mark a document deleted (its versions and chunks stay). False if it does not exist."""
     result = session.execute(
-        update(m.Document).where(m.Document.uri == uri, m.Document.deleted_at.is_(None)).values(deleted_at=m.utcnow())
+        update(m.Document)
+        .where(m.Document.collection == collection, m.Document.uri == uri, m.Document.deleted_at.is_(None))
+        .values(deleted_at=m.utcnow())
     )
     return bool(result.rowcount)  # type: ignore[attr-defined]

@@ -45,7 +45,11 @@ def test_ingest_summary_failures_and_exit_codes(sqlite_url: str, root: Path) -> 
     assert lines[2].split()[:4] == ["2", "0", "0", "1"]
     assert f"{root / 'empty.pdf'}: file is empty (0 bytes)" in err
     assert "Traceback" not in err
-    code, out, _ = run("ingest", str(root), "--db", sqlite_url, "--allow-failures", "-q")
+    # the failure is remembered by content: skipped, not failed again, until the file changes
+    code, out, _ = run("ingest", str(root), "--db", sqlite_url, "-q")
+    assert code == 0
+    assert out.splitlines()[2].split()[:4] == ["0", "0", "3", "0"]
+    code, out, _ = run("ingest", str(root), "--db", sqlite_url, "--allow-failures", "-q", "--retry-failed")
     assert code == 0
     assert out.splitlines()[2].split()[:4] == ["0", "0", "2", "1"]
 
@@ -229,6 +233,7 @@ def test_sigkill_mid_run_leaves_no_partial_version_and_the_rerun_completes(tmp_p
     db_path = tmp_path / "kill.db"
     url = f"sqlite:///{db_path}"
     cmd = [sys.executable, "-m", "citeline.cli", "--db", url, "ingest", str(folder), "--workers", "2", "-q"]
+    cmd.append("--follow-links")  # the files are links into the corpus
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 120
     versions = 0
@@ -259,7 +264,7 @@ def test_sigkill_mid_run_leaves_no_partial_version_and_the_rerun_completes(tmp_p
     assert index_is_exact(url) == conn_chunks(db_path)  # the index died with the same transactions
     assert orphans == 0  # a document's row is written in its first version's transaction
     assert status == "running"  # the killed run never finished
-    code, _, _ = run("--db", url, "ingest", str(folder), "-q", "--allow-failures")
+    code, _, _ = run("--db", url, "ingest", str(folder), "-q", "--allow-failures", "--follow-links")
     assert code == 0
     with sqlite3.connect(db_path) as conn:
         statuses = [r[0] for r in conn.execute("SELECT status FROM ingestion_runs ORDER BY id")]
@@ -299,7 +304,9 @@ def test_a_document_over_the_time_limit_fails_alone(sqlite_url: str, tmp_path: P
     folder.mkdir()
     os.symlink(CORPUS / "geotopo_german_textbook.pdf", folder / "big.pdf")  # ~5 s to extract
     shutil.copy(PDF_FIXTURES / "multilingual.pdf", folder / "small.pdf")
-    code, out, err = run("--db", sqlite_url, "ingest", str(folder), "-q", "--timeout", "1", "--workers", "2")
+    code, out, err = run(
+        "--db", sqlite_url, "ingest", str(folder), "-q", "--timeout", "1", "--workers", "2", "--follow-links"
+    )
     assert code == 1
     assert out.splitlines()[2].split()[:4] == ["1", "0", "0", "1"]
     assert err.strip() == f"failed: {folder / 'big.pdf'}: took longer than the 1 s limit per document"

@@ -99,9 +99,9 @@ def check_consistent(url: str) -> None:
 def test_dask_executor_gives_the_same_store_as_the_local_one(docs: Path, pg_schema: callable) -> None:  # type: ignore[valid-type]
     local_url, dask_url = pg_schema(), pg_schema()
     with Store(local_url) as store:
-        local = ingest_files(store, [docs], IngestOptions(workers=2))
+        local = ingest_files(store, [docs], IngestOptions(follow_links=True, workers=2))
     with Store(dask_url) as store:
-        remote = ingest_files(store, [docs], IngestOptions(workers=2, executor="dask"))
+        remote = ingest_files(store, [docs], IngestOptions(follow_links=True, workers=2, executor="dask"))
     assert remote.counts() == local.counts()
     assert remote.count("failed") == 1  # truncated.pdf, reported the same way
     assert [o.message for o in remote.outcomes if o.status == "failed"] == [
@@ -119,9 +119,9 @@ def test_dask_executor_with_sqlite_returns_results_to_one_writer(docs: Path, tmp
         if name not in FIXTURE_FILES:
             (docs / name).unlink()
     with Store(url_local) as store:
-        ingest_files(store, [docs], IngestOptions(workers=1))
+        ingest_files(store, [docs], IngestOptions(follow_links=True, workers=1))
     with Store(url_dask) as store:
-        summary = ingest_files(store, [docs], IngestOptions(workers=2, executor="dask"))
+        summary = ingest_files(store, [docs], IngestOptions(follow_links=True, workers=2, executor="dask"))
     assert summary.count("added") == 4
     assert snapshot(url_dask) == snapshot(url_local)
 
@@ -142,6 +142,7 @@ def test_two_ingest_processes_racing_store_each_version_once(docs: Path, pg_sche
         "1",
         "-q",
         "--allow-failures",
+        "--follow-links",
     ]
     procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
     results = [p.communicate(timeout=600) for p in procs]
@@ -180,7 +181,7 @@ def test_killed_dask_worker_leaves_no_partial_version(docs: Path, pg_schema: cal
             summary = ingest_files(
                 store,
                 [docs],
-                IngestOptions(workers=2, executor="dask", scheduler=cluster.scheduler_address),
+                IngestOptions(follow_links=True, workers=2, executor="dask", scheduler=cluster.scheduler_address),
                 progress=kill_one_worker,
             )
     finally:

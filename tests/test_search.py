@@ -344,7 +344,7 @@ def test_changes_since_a_run_and_a_time(indexed: tuple[Store, Path], db_url: str
     code, out, _ = run("--db", db_url, "changes", "--since", mark.isoformat())
     assert code == 0
     lines = [json.loads(line) for line in out.splitlines()]
-    assert {tuple(line) for line in lines} == {("change", "chunk_id", "document", "version", "at")}
+    assert {tuple(line) for line in lines} == {("change", "chunk_id", "document", "version", "at", "collection")}
     assert Counter(line["change"] for line in lines) == Counter(added=len(v2), retired=len(v1 - v2))
     # a restored version is added again, the one it replaces retired
     restore_mark = datetime.now(UTC)
@@ -395,6 +395,7 @@ def test_search_command_formats(indexed: tuple[Store, Path], db_url: str) -> Non
             "raw_end",
             "snippet",
             "text",
+            "collection",
         ]
     ] * len(lines)
     assert lines[0]["document"] == "multilingual.pdf"
@@ -497,6 +498,7 @@ def test_langchain_retriever_loader_and_verify(indexed: tuple[Store, Path]) -> N
         "raw_end",
         "score",
         "is_current",
+        "collection",
     }
     assert top.page_content == store.chunks([top.id])[top.id].text
     loaded = list(CitelineLoader(store).lazy_load())
@@ -543,7 +545,7 @@ def test_corpus_chinese_pdfs_are_searchable(sqlite_url: str, tmp_path: Path) -> 
     for name in names:
         (folder / name).symlink_to(CORPUS / name)
     store = Store(sqlite_url)
-    ingest_files(store, [folder], IngestOptions(workers=1))
+    ingest_files(store, [folder], IngestOptions(workers=1, follow_links=True))
     for name in names:
         chunk = next(c for c in store.iter_chunks(document=name) if len(c.text) > 200)
         runs = re.findall(r"[\u3040-\u30ff\u4e00-\u9fff]{4,}", chunk.text)
@@ -553,15 +555,17 @@ def test_corpus_chinese_pdfs_are_searchable(sqlite_url: str, tmp_path: Path) -> 
     index_is_exact(sqlite_url)
 
 
-# ----------------------------------------------------------------------------- the README
+# ----------------------------------------------------------------------------- the manual
 
 
-def readme_section(title: str) -> str:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    return readme.split(f"## {title}\n", 1)[1].split("\n## ", 1)[0]
+def guide_section(title: str) -> str:
+    """A section of the manual's getting-started page (the README's loop is a copy of its first blocks,
+    which tests/test_docs.py checks)."""
+    page = (Path(__file__).resolve().parent.parent / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    return page.split(f"## {title}\n", 1)[1].split("\n## ", 1)[0]
 
 
-def test_readme_walkthrough_runs_as_written(
+def test_guide_walkthrough_runs_as_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """ "From question to verified answer": its shell block in bash with the installed `citeline`,
@@ -570,7 +574,7 @@ def test_readme_walkthrough_runs_as_written(
     import subprocess
     import sys
 
-    section = readme_section("From question to verified answer")
+    section = guide_section("From question to verified answer")
     shell = section.split("```bash\n", 1)[1].split("```", 1)[0]
     python = [b.split("```", 1)[0] for b in section.split("```python\n")[1:]]
     assert len(python) == 2

@@ -63,6 +63,24 @@ DOCUMENTS = {
         "Ämtern. Schriften müssen auch aus der Ferne klar lesbar sein.\n"
     ),
     "revenue.txt": "Revenue of the Zürich office rose to 0.47, 0.72 and 0.93 billion francs in 2021, 2022 and 2023.\n",
+    # two periods a row: the header says which is the later (期末 before 期初; 2019 before 2018), or
+    # the row's change column does (29.73% is the change from the second figure to the first)
+    "bilan.txt": (
+        "资产负债表（单位：元）\n\n项目 期末余额 期初余额\n\n其他应收款 18,267,606.14 3,123,072.43\n\n"
+        "净利润 -4,831,324.09 -15,714,409.94\n"
+    ),
+    "umsatz.txt": "Umsatz nach Filiale (Tsd. €)\n\nFiliale 2019 2018\n\nZürich 1,250 1,410\n",
+    "changes.txt": "Änderungen der Posten\n\n预付款项 2,436,695.05 1,878,311.93 29.73%\n",
+    # a tax table's rows chain their ranges: a row states every amount inside its range
+    "tax.txt": (
+        "2007 Tax Table (Zürich office copy)\n\nAt least But less than Your tax is\n\n"
+        "1,100 1,125 111\n\n1,125 1,150 114\n\n1,150 1,175 116\n"
+    ),
+    "sp.txt": (
+        "NIST SP 800-223 covers high-performance computing. Zones separate the workloads. Each zone has "
+        "its own policy. Logs go to a central store in Zürich. The guide was approved by the board on "
+        "2024-02-02.\n"
+    ),
     "service_ko.txt": "이 서비스는 모든 회원에게 유료로 제공되며 매월 청구됩니다.\n",
     "plan_zh.txt": "根据第三条规定，该方案可能在明年由市政府全面实施。\n",
 }
@@ -205,6 +223,49 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
     ("row_trend", "applicants.txt", 'Applicants in the North rose every year: "North 820 760 705 640" [S1].', True),
     ("row_trend", "applicants.txt", 'Applicants in the North fell every year: "North 820 760 705 640" [S1].', False),
     ("row_trend", "applicants.txt", 'Applicants in the South rose every year: "South 410 410 410 410" [S1].', True),
+    # denied_beside: a statement of the claim's own, set off from a quote that denies, holds no negation
+    (
+        "denied_beside",
+        "plan.txt",
+        'Retirees get a yearly cleaning from the plan: "does not cover a yearly dental cleaning for retirees" [S1].',
+        True,
+    ),
+    (
+        "denied_beside",
+        "regime.txt",
+        "The French plan gives every retiree in Zürich a yearly cleaning at the dentist: "
+        '"ne couvre pas un détartrage annuel pour les retraités" [S1].',
+        True,
+    ),
+    (
+        "denied_beside",
+        "plan.txt",
+        'The plan excludes cleanings for retirees: "does not cover a yearly dental cleaning for retirees" [S1].',
+        False,
+    ),
+    (
+        "denied_beside",
+        "plan.txt",
+        'Retirees get no cleaning from the plan: "does not cover a yearly dental cleaning for retirees" [S1].',
+        False,
+    ),
+    # claim_numbers: an amount inside the range a chained row opens with is the row's; a number with a
+    # word that measures nothing, as the document writes it, is a name ("the 2007 Tax Table")
+    ("claim_numbers", "tax.txt", 'An income of $1,130 owes $114 in Zürich: "1,125 1,150 114" [S1].', False),
+    ("claim_numbers", "tax.txt", 'An income of $1,190 owes $114 in Zürich: "1,125 1,150 114" [S1].', True),
+    ("claim_numbers", "tax.txt", 'The 2007 Tax Table gives $114 for Zürich: "1,125 1,150 114" [S1].', False),
+    ("claim_numbers", "tax.txt", 'The 2008 Tax Table gives $114 for Zürich: "1,125 1,150 114" [S1].', True),
+    ("claim_numbers", "sp.txt", 'NIST SP 800-223 in Zürich was "approved by the board on 2024-02-02" [S1].', False),
+    ("claim_numbers", "sp.txt", 'NIST SP 800-233 in Zürich was "approved by the board on 2024-02-02" [S1].', True),
+    # row_change: a rise or fall said of a row of two periods, against the later figure and the earlier
+    ("row_change", "bilan.txt", 'Other receivables fell sharply: "其他应收款 18,267,606.14 3,123,072.43" [S1].', True),
+    ("row_change", "bilan.txt", 'Other receivables rose sharply: "其他应收款 18,267,606.14 3,123,072.43" [S1].', False),
+    # a loss "narrows" as its figure rises: a claim about one is not read
+    ("row_change", "bilan.txt", 'The net loss narrowed: "净利润 -4,831,324.09 -15,714,409.94" [S1].', False),
+    ("row_change", "umsatz.txt", 'Sales in Zürich rose: "Zürich 1,250 1,410" [S1].', True),
+    ("row_change", "umsatz.txt", 'Sales in Zürich fell: "Zürich 1,250 1,410" [S1].', False),
+    ("row_change", "changes.txt", 'Prepayments fell: "预付款项 2,436,695.05 1,878,311.93 29.73%" [S1].', True),
+    ("row_change", "changes.txt", 'Prepayments increased: "预付款项 2,436,695.05 1,878,311.93 29.73%" [S1].', False),
 ]
 
 #: (check, document, answer, required_terms, fires) for checks of what an answer document asks for
@@ -220,8 +281,11 @@ def test_a_check_fires_where_it_must_and_nowhere_else(
     store: Store, check: str, uri: str, answer: str, fires: bool
 ) -> None:
     flag = next(c.flag for c in CHECKS if c.name == check)
-    on = judge(store, uri, answer)
-    off = judge(store, uri, answer, disabled=frozenset({check}))
+    # where it must fire, on its own: the other checks that raise the same flag are off (two checks
+    # may both see one misreading); where it must not, no check raises its flag
+    others = frozenset(c.name for c in CHECKS if c.flag == flag and c.name != check) if fires else frozenset()
+    on = judge(store, uri, answer, disabled=others)
+    off = judge(store, uri, answer, disabled=others | {check})
     assert on["status"] == "verified", on["reason"]
     assert (flag in on["flags"]) is fires, on["reason"]
     assert on["passed"] is not fires, on["reason"]
@@ -410,3 +474,25 @@ KINDS: list[tuple[str, str, bool]] = [
 def test_the_kinds_issue_31_found(store: Store, uri: str, answer: str, passed: bool) -> None:
     c = judge(store, uri, answer)
     assert c["passed"] is passed, (c["status"], c["flags"], c["reason"])
+
+
+@pytest.mark.parametrize(
+    ("lead", "code", "denies"),
+    [
+        ("Do not count the following days as days of presence in Zürich:", "en", True),
+        ("In general, do not count the following as days of presence.", "en", True),
+        # a negation in a clause of its own denies no item
+        ("For deliveries for which a PO Box cannot be used, please use the following street address:", "en", False),
+        ("Briefly explain why the patient (Müller) cannot sign:", "en", False),
+        # a condition's items are conditions: its negation is the consequence's
+        ("But if either 1 or 2 below applies, enter -0- on line 16b; you do not have to see Form 8606.", "en", False),
+        ("Zählen Sie die folgenden Tage nicht als Aufenthaltstage:", "de", True),
+        ("Les frais suivants ne sont pas remboursés :", "fr", True),
+        ("Veuillez expliquer pourquoi le patient ne peut pas signer :", "fr", False),
+    ],
+)
+def test_a_list_lead_in_denies_its_items_only_in_its_own_clause(lead: str, code: str, denies: bool) -> None:
+    from citeline.text.lang import of
+    from citeline.verify.checks.polarity import lead_denies
+
+    assert lead_denies(lead, of(code)) is denies

@@ -41,7 +41,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     for name in PDFS:
         (folder / name).symlink_to(CORPUS / name)
     with Store(f"sqlite:///{folder / 'v.db'}") as store:
-        summary = ingest_files(store, [folder], IngestOptions(workers=2, globs=("*.pdf",)))
+        summary = ingest_files(store, [folder], IngestOptions(follow_links=True, workers=2, globs=("*.pdf",)))
         assert summary.count("added") == len(PDFS)
         yield store
 

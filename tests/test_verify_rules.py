@@ -241,6 +241,10 @@ def test_an_ellipsis_may_not_splice_parts_of_two_sentences_into_one(store: Store
         ("Be sure you have read the Exception", "to figure your deduction", False),
         ("As Řehůřek", "Showed in Zürich", False),
         ("If you are entitled to a reduced rate", "Using the treaty rate", True),
+        # the end of a sentence left out from a clause's end, then a whole sentence: no splice
+        ("Die Hinweise waren oft chaotisch", "In korrekten Zusammenfassungen", False),
+        ("Die Hinweise waren oft", "In korrekten Zusammenfassungen", True),
+        ("Die Hinweise waren oft chaotisch", "genügte es, die Stelle", True),
     ],
 )
 def test_an_ellipsis_splice_across_a_sentence_end(first: str, second: str, spliced: bool) -> None:
@@ -253,7 +257,8 @@ def test_an_ellipsis_splice_across_a_sentence_end(first: str, second: str, splic
         "embed new papers that are not cited yet. On the other hand, on co-citation data our method is best. "
         "If you are entitled to a reduced rate of U.S. tax is the same as the treaty rate. Using the treaty "
         "rate is allowed. Be sure you have read the Exception instead of Pub. 535 to figure your deduction. "
-        "As Řehůřek et al. Showed in Zürich, the rate is 0%."
+        "As Řehůřek et al. Showed in Zürich, the rate is 0%. Die Hinweise waren oft chaotisch, und selbst "
+        "richtige Stellen mussten geprüft werden. In korrekten Zusammenfassungen genügte es, die Stelle zu lesen."
     )
     a, b = text.index(first), text.index(second)
     m1, m2 = Match("exact", 100, a, a + len(first)), Match("exact", 100, b, b + len(second))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from citeline.verify.errors import InputError
 
@@ -22,18 +22,15 @@ def load_answer(source: str | bytes | Path | dict[str, Any], *, name: str = "ans
     if isinstance(source, Path):
         name = str(source)
         try:
-            size = source.stat().st_size
+            size = source.stat().st_size  # a regular file's size is known before reading it
+            if size > MAX_ANSWER_BYTES:
+                raise InputError(_too_large(name, size))
+            with source.open("rb") as stream:  # a device or a pipe: read with the same bound
+                source = read_bounded(stream, name)
         except OSError as exc:
             raise InputError(f"{name}: cannot read ({exc.strerror or exc})") from None
-        if size > MAX_ANSWER_BYTES:
-            raise InputError(
-                f"{name}: {size / 1e6:.1f} MB, above the {MAX_ANSWER_BYTES / 1e6:.0f} MB limit for an answer"
-            )
-        source = source.read_bytes()
     if len(source) > MAX_ANSWER_BYTES:
-        raise InputError(
-            f"{name}: {len(source) / 1e6:.1f} MB, above the {MAX_ANSWER_BYTES / 1e6:.0f} MB limit for an answer"
-        )
+        raise InputError(_too_large(name, len(source)))
     try:
         data = json.loads(source, parse_int=_parse_int)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -47,6 +44,23 @@ def load_answer(source: str | bytes | Path | dict[str, Any], *, name: str = "ans
         raise InputError(f"{name}: expected a JSON object, got {type(data).__name__}")
     _checked(data, name)
     return data
+
+
+def read_bounded(stream: BinaryIO, name: str = "answer") -> bytes:
+    """At most :data:`MAX_ANSWER_BYTES` from ``stream`` (a file, a pipe, stdin, ``/dev/zero``): one
+    byte more than the limit is read to tell, never the whole of an endless stream."""
+    data = stream.read(MAX_ANSWER_BYTES + 1)
+    if len(data) > MAX_ANSWER_BYTES:
+        raise InputError(_too_large(name, None))
+    return data
+
+
+def _too_large(name: str, size: int | None) -> str:
+    """``size`` None: a stream, known only to hold more than the limit."""
+    limit = f"{MAX_ANSWER_BYTES / 1e6:.0f} MB"
+    if size is None:
+        return f"{name}: more than {limit}, above the limit for an answer"
+    return f"{name}: {size / 1e6:.1f} MB, above the {limit} limit for an answer"
 
 
 def no_nulls(data: dict[str, Any], keys: tuple[str, ...], name: str, where: str = "") -> None:

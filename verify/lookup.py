@@ -82,9 +82,9 @@ class Lookup:
     def remember_version(self, version: VersionInfo) -> None:
         self._versions[version.version_id] = version
 
-    def current_version(self, uri: str) -> VersionInfo | None:
+    def current_version(self, uri: str, *, collection: str | None = None) -> VersionInfo | None:
         """The current version of a document, read fresh (a re-ingest may have superseded it)."""
-        current = self.store.current_version(uri)
+        current = self.store.current_version(uri, collection=collection)
         if current is not None:
             self._versions[current.version_id] = current
         return current

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from citeline.kinds import DEFAULT_POLICY, POLICIES, Policy
 from citeline.verify.checks import DIFFERENCE_RULES, names
 from citeline.verify.errors import InputError
 from citeline.verify.match import ALTERED_MIN, FUZZY_THRESHOLD, NOISE
@@ -14,7 +15,6 @@ from citeline.verify.report import DEFAULT_FAIL_ON, FLAGS, Flag
 #: only: found exactly after folding, or not at all (a fuzzy match of a few words is chance).
 MIN_QUOTE_CHARS = 20
 MIN_QUOTE_WORDS = 4
-POLICIES = ("annotate", "strict", "strip")
 #: Fuzzy thresholds a user may set (scores are 0-100; below 50, unrelated text of the same length
 #: scores as a match).
 THRESHOLD_RANGE = (50.0, 100.0)
@@ -27,7 +27,7 @@ class VerifyOptions:
     fuzzy_threshold: float = FUZZY_THRESHOLD
     altered_min: float = ALTERED_MIN
     check_sources: bool = False
-    policy: str = "annotate"
+    policy: Policy = DEFAULT_POLICY
     log: bool = True
     #: flags that make a verified citation fail (see :data:`DEFAULT_FAIL_ON`)
     fail_on: frozenset[Flag] = DEFAULT_FAIL_ON

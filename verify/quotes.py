@@ -86,6 +86,10 @@ def folded_quote(quote: str) -> str:
 _STOPS = ".!?。！？"
 
 
+#: Marks that end a clause inside a sentence (a comma, a semicolon, a colon, in any script)
+_CLAUSE_ENDS = ",;:，；：、"
+
+
 def spliced(text: str, first: Match, second: Match, lang: Language) -> bool:
     """Two parts of an elided quote that an ellipsis joins across a sentence end, when the first
     does not end its sentence or the second does not start one: "Claims are not reimbursed …
@@ -94,7 +98,11 @@ def spliced(text: str, first: Match, second: Match, lang: Language) -> bool:
     abbreviations end no sentence: "rate of U.S. tax is …")."""
     if not ends_one(text, first.end, second.start, lang):
         return False  # a gap inside one sentence: "Claims are … reimbursed", "rate of U.S. tax is …"
-    ends = text[first.end - 1 : first.end] in _STOPS or ends_at(text, first.end, lang)
+    # the first part ends its sentence, or one of its clauses: what the ellipsis leaves out of the
+    # sentence is its end, as a quote of the first part alone would ("… were often a mess … In
+    # summaries that …" for "a mess, and even …. In summaries that …")
+    after = text[first.end : first.end + 2].lstrip()
+    ends = text[first.end - 1 : first.end] in _STOPS or ends_at(text, first.end, lang) or after[:1] in _CLAUSE_ENDS
     before = text[: second.start].rstrip()
     starts = not before or before[-1] in _STOPS + ":" or text[: second.start].endswith("\n")
     return not (ends and starts)

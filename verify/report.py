@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
+from citeline.kinds import Policy
 from citeline.verify.parse import BLOCK_MARKER
 
 #: What a citation is: found (verified, verified_fuzzy), found but changed or elsewhere
@@ -158,7 +159,7 @@ class Report:
     answer: str
     answer_sha256: str
     context_id: str | None
-    policy: str
+    policy: Policy
     run_id: int | None = None
     #: the coverage an answer needs to pass (``--min-coverage``)
     min_coverage: float = 0.0

@@ -349,7 +349,7 @@ class Finder:
 
     def in_current(self, parts: list[str], version: VersionInfo) -> tuple[VersionInfo | None, Any]:
         """The document's current version, and where the quote is in it (``None`` when it is not)."""
-        current = self.lookup.current_version(version.document_uri)
+        current = self.lookup.current_version(version.document_uri, collection=version.collection)
         if current is None:
             return None, None
         chunks = self.lookup.version_chunks(current.version_id)

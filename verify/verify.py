@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from citeline.ingest.extract.files import sha256_file
+from citeline.kinds import POLICIES
 from citeline.store.errors import NotFound
 from citeline.store.records import ChunkInfo, VersionInfo
 from citeline.store.store import Store
@@ -41,7 +42,7 @@ from citeline.verify.load import load_answer
 from citeline.verify.lookup import Lookup
 from citeline.verify.markers import resolve_marker
 from citeline.verify.match import Match, drift
-from citeline.verify.options import POLICIES, VerifyOptions, parse_fail_on
+from citeline.verify.options import VerifyOptions, parse_fail_on
 from citeline.verify.pairing import answer_language as detect_language
 from citeline.verify.parse import MAX_CITATIONS, AnswerInput, CitationInput, parse_answer
 from citeline.verify.quotes import cjk_count, folded_quote, insertions, quote_parts, word_count
@@ -331,7 +332,7 @@ class Verifier:
     def _document_ref(self, ref: dict[str, Any]) -> tuple[list[ChunkInfo], VersionInfo | None]:
         uri, number = ref["document"], ref.get("version")
         try:
-            info = self.store.document(uri)
+            info = self.store.document(uri, collection=ref.get("collection"))
         except NotFound:
             return [], None
         version = next((v for v in info.versions if (v.version_no == number if number else v.is_current)), None)
@@ -341,8 +342,8 @@ class Verifier:
         return self.lookup.version_chunks(version.version_id), version
 
     def _check_source(self, result: CitationResult, version: VersionInfo) -> None:
-        current = self.store.current_files().get(version.document_uri)
-        path = current.last_path if current else None
+        current = self.store.current_files(version.collection).get((version.collection, version.document_uri))
+        path = current.local_path if current else None
         if current is None or path is None or not os.path.exists(path) or sha256_file(path) != current.content_sha256:
             result.flags.append("source_changed")
 

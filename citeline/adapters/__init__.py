@@ -43,6 +43,7 @@ def _metadata(
         "raw_end": span.raw_end,
         "score": score,
         "is_current": current,
+        "collection": getattr(span, "collection", ""),
     }
 
 

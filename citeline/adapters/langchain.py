@@ -46,9 +46,13 @@ class CitelineRetriever(BaseRetriever):
     document: str | None = None
     """Only documents whose URI matches this glob."""
     all_versions: bool = False
+    collection: str | None = None
+    """Only documents of this collection."""
 
     def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
-        hits = self.store.search(query, self.k, document=self.document, all_versions=self.all_versions)
+        hits = self.store.search(
+            query, self.k, document=self.document, all_versions=self.all_versions, collection=self.collection
+        )
         return [
             Document(
                 id=h.chunk_id,
@@ -63,13 +67,24 @@ class CitelineLoader(BaseLoader):
     """The stored chunks as ``Document`` s, in document and reading order (current versions only
     unless ``all_versions``): to fill a vector store whose hits keep their chunk ids."""
 
-    def __init__(self, store: Store, *, document: str | None = None, all_versions: bool = False) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        document: str | None = None,
+        all_versions: bool = False,
+        collection: str | None = None,
+    ) -> None:
         self.store = store
         self.document = document
         self.all_versions = all_versions
+        self.collection = collection
 
     def lazy_load(self) -> Iterator[Document]:
-        for c in self.store.iter_chunks(document=self.document, all_versions=self.all_versions):
+        chunks = self.store.iter_chunks(
+            document=self.document, all_versions=self.all_versions, collection=self.collection
+        )
+        for c in chunks:
             yield Document(
                 id=c.chunk_id,
                 page_content=c.text,

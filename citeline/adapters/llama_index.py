@@ -47,16 +47,24 @@ class CitelineRetriever(BaseRetriever):
         *,
         document: str | None = None,
         all_versions: bool = False,
+        collection: str | None = None,
         **kwargs: Any,
     ) -> None:
         self.store = store
         self.k = k
         self.document = document
         self.all_versions = all_versions
+        self.collection = collection
         super().__init__(**kwargs)
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
-        hits = self.store.search(query_bundle.query_str, self.k, document=self.document, all_versions=self.all_versions)
+        hits = self.store.search(
+            query_bundle.query_str,
+            self.k,
+            document=self.document,
+            all_versions=self.all_versions,
+            collection=self.collection,
+        )
         return [
             NodeWithScore(
                 node=TextNode(

@@ -12,6 +12,7 @@ counts as such a death.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import threading
@@ -49,7 +50,7 @@ def run_on_worker(task: FileTask, db_url: str | None, run_id: int, settings_json
     Returns a :class:`FileOutcome` when written here, a :class:`ProcessedDocument` otherwise, or a
     failed :class:`FileOutcome` for a file that cannot be extracted.
     """
-    ref = SourceRef(task.path, task.uri)
+    ref = SourceRef(task.path, task.uri, task.collection)
     started = time.perf_counter()
     # no way to interrupt a hung parser thread: past the limit the worker process ends itself, and
     # Dask treats that like any other worker death
@@ -79,6 +80,7 @@ def ingest_with_dask(
     settings_json: str,
     timeout: float,
     done: Callable[[Any], None],
+    refs: dict[str, SourceRef] | None = None,
 ) -> None:
     """Run ``tasks`` on a Dask cluster (``scheduler`` address, or a local cluster of ``workers``
     single-threaded processes) and report each outcome through ``done``."""
@@ -109,7 +111,7 @@ def ingest_with_dask(
             futures[fut] = (task, time.perf_counter())
         for fut in as_completed(futures):
             task, started = futures.pop(fut)
-            ref = SourceRef(task.path, task.uri)
+            ref = (refs or {}).get(task.path) or SourceRef(task.path, task.uri, task.collection)
             try:
                 result = fut.result()
             except Exception as exc:  # KilledWorker: its workers died ALLOWED_FAILURES + 1 times
@@ -123,6 +125,9 @@ def ingest_with_dask(
                 done(outcome_of_write(ref, result, store, run_id, settings_json, started))
             else:
                 assert isinstance(result, FileOutcome)
+                if result.content_sha256 is None and ref.content_sha256 is not None:
+                    # written on the worker: the hash read here is what a failure is remembered by
+                    result = dataclasses.replace(result, content_sha256=ref.content_sha256)
                 done(result)
     finally:
         client.close()

@@ -6,26 +6,36 @@ import logging
 import time
 from dataclasses import dataclass
 
-from citeline.ingest.errors import ExtractionError, ExtractorCrashed, TimedOut
+from citeline.ingest.errors import ExtractionError, ExtractorCrashed, TimedOut, TooLarge
 from citeline.ingest.extract.files import Limits
-from citeline.ingest.isolate import TaskTimeout, WorkerDied
+from citeline.ingest.isolate import OverMemory, TaskTimeout, WorkerDied
 from citeline.ingest.pipeline import ProcessedDocument
+from citeline.kinds import OUTCOME_STATUSES, OutcomeStatus, member
 from citeline.store.store import Store
+from citeline.text.names import escape_name, show_name
 
 log = logging.getLogger("citeline.ingest")
 
 
 @dataclass(frozen=True, slots=True)
 class SourceRef:
-    path: str  # as found on disk
-    uri: str  # stable identity: path relative to the root given on the command line
+    path: str  # as found on disk (a name that is not UTF-8 holds surrogateescape bytes)
+    #: stable identity within the collection: the path relative to the root given on the command
+    #: line, escaped (:func:`citeline.text.names.escape_name`)
+    uri: str
+    collection: str = ""
+    content_sha256: str | None = None  # of the bytes, once read
+    #: discovery's reason not to read it (a link out of the folder, a second name of a file) and
+    #: its one-line message: the file gets a ``skipped`` outcome line
+    skip_reason: str | None = None
+    skip_message: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class FileOutcome:
     path: str
     uri: str
-    status: str  # added, updated, skipped, failed
+    status: OutcomeStatus
     reason: str | None = None
     message: str | None = None
     version_no: int | None = None
@@ -33,14 +43,23 @@ class FileOutcome:
     pages: int = 0
     chunks: int = 0
     seconds: float = 0.0
+    collection: str = ""
+    content_sha256: str | None = None
+
+    def __post_init__(self) -> None:
+        member(self.status, OUTCOME_STATUSES, "outcome status")
 
     def as_row(self) -> dict[str, object]:
+        """The outcome as stored: the path and message escaped like URIs (no surrogates reach
+        the database)."""
         return {
-            "path": self.path,
-            "uri": self.uri,
+            "path": escape_name(self.path),
+            "collection": self.collection or None,
+            "uri": self.uri,  # escaped already (SourceRef.uri)
+            "content_sha256": self.content_sha256,
             "status": self.status,
             "reason": self.reason,
-            "message": self.message,
+            "message": show_name(self.message) if self.message is not None else None,
             "version_id": self.version_id,
             "pages": self.pages,
             "chunks": self.chunks,
@@ -52,13 +71,33 @@ def outcome_of_error(ref: SourceRef, error: BaseException, seconds: float, limit
     """A failed outcome with a one-line reason for any error a worker (or the pool) reported."""
     if isinstance(error, TaskTimeout):
         error = TimedOut(ref.path, f"took longer than the {limits.timeout:g} s limit per document")
+    elif isinstance(error, OverMemory):
+        error = TooLarge(ref.path, f"{error} (--max-memory)")
     elif isinstance(error, WorkerDied):
         error = ExtractorCrashed(ref.path, f"extractor crashed: {error}")
     if isinstance(error, ExtractionError):
-        return FileOutcome(ref.path, ref.uri, "failed", error.reason, str(error), seconds=seconds)
+        return FileOutcome(
+            ref.path,
+            ref.uri,
+            "failed",
+            error.reason,
+            str(error),
+            seconds=seconds,
+            collection=ref.collection,
+            content_sha256=ref.content_sha256,
+        )
     detail = str(error).strip().splitlines()[0] if str(error).strip() else ""
     message = f"{ref.path}: internal error: {type(error).__name__}: {detail}"
-    return FileOutcome(ref.path, ref.uri, "failed", "internal_error", message, seconds=seconds)
+    return FileOutcome(
+        ref.path,
+        ref.uri,
+        "failed",
+        "internal_error",
+        message,
+        seconds=seconds,
+        collection=ref.collection,
+        content_sha256=ref.content_sha256,
+    )
 
 
 def outcome_of_write(
@@ -78,6 +117,8 @@ def outcome_of_write(
             result.version_no,
             result.version_id,
             seconds=time.perf_counter() - started,
+            collection=ref.collection,
+            content_sha256=doc.extraction.content_sha256,
         )
     return FileOutcome(
         ref.path,
@@ -90,4 +131,6 @@ def outcome_of_write(
         pages=doc.page_count,
         chunks=len(doc.chunks),
         seconds=time.perf_counter() - started,
+        collection=ref.collection,
+        content_sha256=doc.extraction.content_sha256,
     )

@@ -13,6 +13,7 @@ from typing import Any
 
 from citeline.ingest.extract.files import sha256_file
 from citeline.text.geometry import Box
+from citeline.text.names import unescape_name
 
 #: Render scale: 1.5 = 108 dpi, readable and small.
 RENDER_SCALE = 1.5
@@ -21,6 +22,9 @@ RENDER_SCALE = 1.5
 #: up to 14,400 pt) is rendered at the scale that fits.
 MAX_SIDE_PX = 4000
 MAX_PIXELS = 16_000_000
+#: Pixels of one stacked image (``citeline highlight`` over pages): four pages at the per-page cap,
+#: or about 50 letter pages at the default scale; about 200 MB as RGB while it is built.
+MAX_STACK_PIXELS = 64_000_000
 HIGHLIGHT = (255, 200, 0, 90)
 HIGHLIGHT_EDGE = (230, 150, 0, 255)
 
@@ -77,7 +81,8 @@ class PageRenderer:
             doc = None
             try:
                 version = self.store.version(version_id)
-                path = self.store.document(version.document_uri).last_path
+                stored = self.store.document(version.document_uri, collection=version.collection).last_path
+                path = unescape_name(stored) if stored else None
                 if path and sha256_file(path) == version.content_sha256:
                     if version.media_type == "application/pdf":
                         import pypdfium2 as pdfium

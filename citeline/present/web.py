@@ -8,10 +8,12 @@ told otherwise.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import logging
 import secrets
 import socket
+import sys
 import threading
 from email.parser import BytesParser
 from email.policy import HTTP
@@ -22,7 +24,7 @@ from urllib.parse import parse_qs, urlencode, urlparse
 
 from citeline.present.html import SCRIPT_HASH, build_html
 from citeline.present.pages import PageRenderer
-from citeline.store.errors import NotFound, StoreError
+from citeline.store.errors import NotFound, QueryError, StoreError
 from citeline.store.store import Store
 from citeline.text.geometry import Box
 from citeline.text.offsets import Normalized
@@ -65,8 +67,10 @@ def _page(title: str, body: str, *, query: str = "") -> bytes:
 class App:
     """Request handling, independent of the HTTP plumbing (what the tests call too)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, collection: str | None = None) -> None:
         self.store = store
+        #: serve shows the documents of this collection only (all when None)
+        self.collection = collection
         self.renderer = PageRenderer(store)
         self.verifier = Verifier(store, VerifyOptions(log=True))
         self._lock = threading.Lock()  # pdfium is not thread-safe
@@ -82,7 +86,7 @@ class App:
             if method == "GET" and url.path == "/":
                 return self.index()
             if method == "GET" and url.path == "/document":
-                return self.document(q.get("uri", ""))
+                return self.document(q.get("uri", ""), q.get("collection"))
             if method == "GET" and url.path == "/chunk":
                 return self.chunk(q.get("id", ""))
             if method == "GET" and url.path == "/page.png":
@@ -101,7 +105,7 @@ class App:
                 )
         except NotFound as exc:
             return HTTPStatus.NOT_FOUND, "text/html", _page("Not found", f'<p class="error">{_e(exc)}</p>')
-        except (InputError, ValueError) as exc:
+        except (InputError, ValueError, QueryError) as exc:
             return HTTPStatus.BAD_REQUEST, "text/html", _page("Bad request", f'<p class="error">{_e(exc)}</p>')
         except StoreError as exc:
             return HTTPStatus.INTERNAL_SERVER_ERROR, "text/html", _page("Error", f'<p class="error">{_e(exc)}</p>')
@@ -116,17 +120,19 @@ class App:
 
     def index(self) -> tuple[int, str, bytes]:
         rows = []
-        for uri in self.store.documents():
-            info = self.store.document(uri)
+        for collection, uri in self.store.document_refs(self.collection):
+            info = self.store.document(uri, collection=collection)
             cur = info.current
+            link = urlencode({"uri": uri, "collection": collection})
             rows.append(
-                f'<tr><td><a href="/document?{urlencode({"uri": uri})}">{_e(uri)}</a></td>'
+                f"<tr><td>{_e(collection)}</td>"
+                f'<td><a href="/document?{link}">{_e(uri)}</a></td>'
                 f"<td>{len(info.versions)}</td><td>{_e(cur.version_no if cur else '-')}</td>"
                 f"<td>{_e(cur.page_count if cur else '')}</td><td>{_e(cur.chunk_count if cur else '')}</td>"
                 f"<td>{'deleted' if info.deleted_at else ''}</td></tr>"
             )
         table = (
-            "<table><tr><th>document</th><th>versions</th><th>current</th><th>pages</th><th>chunks</th><th></th></tr>"
+            "<table><tr><th>collection</th><th>document</th><th>versions</th><th>current</th><th>pages</th><th>chunks</th><th></th></tr>"
             + "".join(rows)
             + "</table>"
         )
@@ -137,10 +143,15 @@ class App:
         page view (where its boxes are drawn on the page)."""
         if not k.isdigit() or not 1 <= int(k) <= 200:
             raise ValueError("k must be a whole number from 1 to 200")
-        hits = self.store.search(query, int(k), all_versions=all_versions) if query.strip() else []
+        hits = (
+            self.store.search(query, int(k), all_versions=all_versions, collection=self.collection)
+            if query.strip()
+            else []
+        )
         rows = "".join(
             f'<tr><td><a href="/chunk?{urlencode({"id": h.chunk_id})}">{_e(h.chunk_id)}</a></td>'
-            f'<td><a href="/document?{urlencode({"uri": h.document})}">{_e(h.document)}</a></td>'
+            f'<td><a href="/document?{urlencode({"uri": h.document, "collection": h.collection})}">'
+            f"{_e(h.document)}</a></td>"
             f"<td>{h.version}{'' if h.is_current else ' (superseded)'}</td>"
             f"<td>{_e(h.page_start)}–{_e(h.page_end)}</td><td>{h.score:.2f}</td><td>{_e(h.snippet)}</td></tr>"
             for h in hits
@@ -157,8 +168,11 @@ class App:
         title = f"Search: {query}" if query.strip() else "Search"
         return HTTPStatus.OK, "text/html", _page(title, body, query=query)
 
-    def document(self, uri: str) -> tuple[int, str, bytes]:
-        info = self.store.document(uri)
+    def document(self, uri: str, collection: str | None = None) -> tuple[int, str, bytes]:
+        if self.collection is not None and collection not in (None, self.collection):
+            raise NotFound(f"Document {uri!r} does not exist in collection {collection!r}")
+        collection = collection if collection is not None else self.collection
+        info = self.store.document(uri, collection=collection)
         versions = "".join(
             f"<tr><td>{v.version_no}</td><td>{'current' if v.is_current else 'superseded'}</td>"
             f"<td class=muted>{_e(v.content_sha256[:16])}</td><td>{v.page_count}</td><td>{v.chunk_count}</td>"
@@ -168,7 +182,7 @@ class App:
         chunks = "".join(
             f'<tr><td><a href="/chunk?{urlencode({"id": c.chunk_id})}">{_e(c.chunk_id)}</a></td><td>{c.version_no}</td>'
             f"<td>{_e(c.page_start)}–{_e(c.page_end)}</td><td>{_e(c.text[:140])}</td></tr>"
-            for c in self.store.iter_chunks(document=uri, all_versions=True)
+            for c in self.store.iter_chunks(document=uri, all_versions=True, collection=info.collection)
         )
         body = (
             "<h2>Versions</h2><table><tr><th>version</th><th></th><th>sha256</th><th>pages</th><th>chunks</th>"
@@ -199,7 +213,8 @@ class App:
             )
         v = p.version
         body = (
-            f'<p><a href="/document?{urlencode({"uri": v.document_uri})}">{_e(v.document_uri)}</a> '
+            f'<p><a href="/document?{urlencode({"uri": v.document_uri, "collection": v.collection})}">'
+            f"{_e(v.document_uri)}</a> "
             f"version {v.version_no} ({'current' if v.is_current else 'superseded'}) · pages "
             f"{_e(', '.join(map(str, p.pages)))} · raw [{p.chunk.raw_start}, {p.chunk.raw_end})</p>"
             f'<div class="chunk"><span class=muted>{_e(p.context_before[-200:])}</span>'
@@ -283,6 +298,9 @@ def _form_fields(content_type: str, body: bytes) -> dict[str, bytes]:
 MAX_BODY_BYTES = MAX_ANSWER_BYTES + 65536
 #: Seconds a connection may sit between bytes (a half-sent request is dropped after this).
 SOCKET_TIMEOUT = 15.0
+#: Seconds a client has to send a whole request, headers and body (a byte every few seconds, which
+#: the socket timeout allows, cannot hold a connection longer: slowloris held 1,057 of 3,000 for 45 s).
+REQUEST_TIMEOUT = 30.0
 #: Pending connections the kernel queues for the server.
 BACKLOG = 128
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -300,6 +318,13 @@ class _Refused(Exception):
 class _Server(ThreadingHTTPServer):
     request_queue_size = BACKLOG
     daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that left early (a closed tab, a dropped connection) is not an error of ours."""
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            _log.debug("%s went away", client_address)
+            return
+        super().handle_error(request, client_address)
 
 
 def allowed_hosts(host: str, extra: tuple[str, ...] = ()) -> frozenset[str]:
@@ -328,15 +353,18 @@ def make_server(
     *,
     allow_hosts: tuple[str, ...] = (),
     socket_timeout: float = SOCKET_TIMEOUT,
+    request_timeout: float = REQUEST_TIMEOUT,
+    collection: str | None = None,
 ) -> ThreadingHTTPServer:
     """An HTTP server for ``store`` (call ``serve_forever()``; ``port=0`` picks a free port).
 
     Requests are bounded: a body over :data:`MAX_BODY_BYTES` is refused (413) before it is read,
-    a connection idle for ``socket_timeout`` s is dropped, malformed headers and parameters get
+    a connection idle for ``socket_timeout`` s, or still sending its request after
+    ``request_timeout`` s, is dropped, malformed headers and parameters get
     400. A ``Host`` header outside :func:`allowed_hosts` gets 403 (``allow_hosts``: more names,
     ``"*"`` for any); a POST must come from the server's own pages (``Origin``/``Referer``) or
     carry the token its form holds."""
-    app = App(store)
+    app = App(store, collection=collection)
     hosts = allowed_hosts(host, allow_hosts)
     any_host = "*" in allow_hosts
 
@@ -344,6 +372,27 @@ def make_server(
         server_version = "citeline"
         timeout = socket_timeout
         default_request_version = "HTTP/1.0"  # errors on a bad request line get a status line too
+
+        def setup(self) -> None:
+            super().setup()
+            self._deadline = threading.Timer(0, lambda: None)
+
+        def handle_one_request(self) -> None:
+            # each request (a kept-alive connection's next one too) within request_timeout: past it
+            # the socket is shut and the read ends
+            self._deadline.cancel()
+            self._deadline = threading.Timer(request_timeout, self._expire)
+            self._deadline.daemon = True
+            self._deadline.start()
+            super().handle_one_request()
+
+        def _expire(self) -> None:
+            with contextlib.suppress(OSError):
+                self.connection.shutdown(socket.SHUT_RDWR)
+
+        def finish(self) -> None:
+            self._deadline.cancel()
+            super().finish()
 
         def _check_host(self) -> str:
             value = self.headers.get("host")
@@ -426,6 +475,7 @@ def make_server(
                     body = self._body()
                 elif self.headers.get("content-length") not in (None, "0") or self.headers.get("transfer-encoding"):
                     raise _Refused(HTTPStatus.BAD_REQUEST, f"A {method} request has no body")
+                self._deadline.cancel()  # the request is in: answering it may take as long as it takes
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 get = "GET" if method == "HEAD" else method
                 status, ctype, payload = app.handle(get, self.path, headers, body, need_token=need_token)

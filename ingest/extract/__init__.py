@@ -24,13 +24,11 @@ from citeline.ingest.extract.files import (
     sha256_file,
     sniff_format,
 )
+from citeline.ingest.extract.layout.settings import DEFAULT_SETTINGS, LayoutSettings
 from citeline.ingest.extract.model import Element, Extraction, Page, Problem
-from citeline.ingest.extract.ocr import OCR_MODES, OcrSettings
+from citeline.ingest.extract.ocr import OcrSettings
+from citeline.kinds import DEFAULT_EXTRACTOR, EXTRACTORS, OCR_MODES, Extractor, member
 from citeline.text.geometry import Box, Geometry, Line
-
-#: Values of ``--extractor``. ``auto`` picks by format: pdfium for PDFs (pdfplumber where pdfium
-#: cannot read the file, or a page's text).
-EXTRACTORS = ("auto", "pdfplumber", "pdfium")
 
 
 def pdf_backend(extractor: str) -> str:
@@ -45,6 +43,7 @@ __all__ = [
     "Box",
     "Element",
     "Extraction",
+    "Extractor",
     "Geometry",
     "Limits",
     "Line",
@@ -64,11 +63,12 @@ __all__ = [
 def extract(
     path: str | os.PathLike[str],
     *,
-    extractor: str = "auto",
+    extractor: Extractor = DEFAULT_EXTRACTOR,
     password: str | None = None,
     limits: Limits = Limits(),
     fallback: bool = True,
     ocr: OcrSettings = OcrSettings(),
+    layout: LayoutSettings = DEFAULT_SETTINGS,
 ) -> Extraction:
     """Extract one file in this process. For batches, see :mod:`citeline.ingest.isolate`."""
     return extract_source(
@@ -78,17 +78,19 @@ def extract(
         limits=limits,
         fallback=fallback,
         ocr=ocr,
+        layout=layout,
     )
 
 
 def extract_source(
     source: SourceFile,
     *,
-    extractor: str = "auto",
+    extractor: Extractor = DEFAULT_EXTRACTOR,
     password: str | None = None,
     limits: Limits = Limits(),
     fallback: bool = True,
     ocr: OcrSettings = OcrSettings(),
+    layout: LayoutSettings = DEFAULT_SETTINGS,
 ) -> Extraction:
     """Run the backend for an already-read file.
 
@@ -97,10 +99,9 @@ def extract_source(
     with the other one, and the result carries a ``fallback`` problem saying so; when neither can,
     pdfplumber's reason is given (pdfminer names what is damaged). ``ocr`` says which pages
     Tesseract reads (default: those without a usable text layer), and images are read by it page
-    by page.
+    by page. ``layout`` holds the layout engine's thresholds for PDF pages.
     """
-    if extractor not in EXTRACTORS:
-        raise ValueError(f"extractor must be one of {', '.join(EXTRACTORS)}, not {extractor!r}")
+    member(extractor, EXTRACTORS, "extractor")
     fmt = source.format
     if fmt == PDF:
         from citeline.ingest.extract.pdf import extract_pdfium, extract_pdfplumber
@@ -109,12 +110,12 @@ def extract_source(
         readers = {"pdfium": extract_pdfium, "pdfplumber": extract_pdfplumber}
         other_name = "pdfplumber" if first_name == "pdfium" else "pdfium"
         try:
-            return readers[first_name](source, password=password, limits=limits, ocr=ocr)
+            return readers[first_name](source, password=password, limits=limits, ocr=ocr, layout=layout)
         except CorruptFile as first:
             if not fallback:
                 raise
             try:
-                result = readers[other_name](source, password=password, limits=limits, ocr=ocr)
+                result = readers[other_name](source, password=password, limits=limits, ocr=ocr, layout=layout)
             except ExtractionError as second:
                 raise (second if other_name == "pdfplumber" else first) from None
             note = Problem("fallback", (), f"{first_name} failed ({first.detail}); extracted with {other_name}")

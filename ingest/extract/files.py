@@ -65,6 +65,33 @@ class Limits:
     max_page_side: float = 14_400.0
     #: seconds one document may take; enforced by the isolated runner (see ``citeline.ingest.isolate``)
     timeout: float = 300.0
+    #: what the members of a DOCX, PPTX, ODT or EPUB may hold unzipped, in all, by the zip directory
+    #: (read before any member is): the largest real ones hold tens of MB; a 1.6 MB EPUB held 1 GB
+    max_unzipped_bytes: int = 512 * 1024 * 1024
+    #: bytes of memory one extraction worker may use (``--max-memory``), applied as a resource limit
+    #: in the worker process; ``None``: :func:`default_max_memory` for the number of workers
+    max_memory: int | None = None
+
+
+#: Share of the machine's memory the extraction workers of one run may use between them.
+MEMORY_SHARE = 0.75
+#: No worker's cap is below this (the parsers alone take about 300 MB).
+MIN_MEMORY = 1 << 30
+
+
+def default_max_memory(workers: int) -> int:
+    """Each worker's memory cap when ``--max-memory`` is not given: :data:`MEMORY_SHARE` of the
+    machine's physical memory, split between ``workers``, and at least :data:`MIN_MEMORY`."""
+    try:
+        physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # not a POSIX system that tells
+        physical = 8 << 30
+    return max(MIN_MEMORY, int(physical * MEMORY_SHARE / max(1, workers)))
+
+
+def format_bytes(n: int) -> str:
+    """``1.5 GB``, ``512 MB``: a cap as a message names it."""
+    return f"{n / (1 << 30):.1f} GB" if n >= 1 << 30 else f"{n / (1 << 20):.0f} MB"
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,14 +176,48 @@ def read_source(path: str | os.PathLike[str], *, limits: Limits = Limits()) -> S
         if size > limits.max_file_bytes:
             raise TooLarge(p, f"file is {size:,} bytes, above the limit of {limits.max_file_bytes:,}")
         try:
-            data = fh.read(limits.max_file_bytes + 1)
+            # the size it has, then what it grew by in pieces: read(limit + 1) would ask for a
+            # buffer of the whole limit (1 GiB) at once, which a worker's memory cap refuses
+            data = fh.read(size + 1)
+            while len(data) > size and len(data) <= limits.max_file_bytes:
+                more = fh.read(1 << 20)
+                if not more:
+                    break
+                data += more
         except OSError as exc:
             raise FileUnreadable(p, f"cannot read file ({exc.strerror or exc})") from None
     if len(data) > limits.max_file_bytes:  # it grew while read
         raise TooLarge(p, f"file is over the limit of {limits.max_file_bytes:,} bytes")
     if not data:
         raise EmptyFile(p, "file is empty (0 bytes)")
-    return SourceFile(p, data, hashlib.sha256(data).hexdigest(), sniff_format(p, data))
+    fmt = sniff_format(p, data)
+    if fmt in ZIP_FORMATS:
+        check_unzipped(p, data, limits.max_unzipped_bytes)
+    return SourceFile(p, data, hashlib.sha256(data).hexdigest(), fmt)
+
+
+#: Formats in a zip container, whose unzipped size is checked before a member is read.
+ZIP_FORMATS = frozenset({DOCX, PPTX, ODT, EPUB})
+
+
+def check_unzipped(path: str, data: bytes, limit: int) -> None:
+    """Refuse a zip container whose members hold more than ``limit`` bytes unzipped, from the sizes
+    its central directory declares (Python's zipfile reads no member past its declared size)."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            members = zf.infolist()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, OSError, EOFError):
+        return  # the extractor says what is wrong with it
+    total = sum(m.file_size for m in members)
+    if total > limit:
+        biggest = max(members, key=lambda m: m.file_size)
+        raise TooLarge(
+            path,
+            f"unzips to {format_bytes(total)} ({len(data) / (1 << 20):.1f} MB zipped; {biggest.filename[:80]!r}"
+            f" alone {format_bytes(biggest.file_size)}), above the {format_bytes(limit)} limit for a zip container",
+        )
 
 
 def sniff_format(path: str, data: bytes) -> str:

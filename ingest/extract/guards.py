@@ -27,6 +27,28 @@ MAX_STREAM_BYTES = 256 * 1024 * 1024
 MAX_FORM_DEPTH = 24
 #: Forms drawn on one page (pdfminer): an exponential fan-out of a few forms ends here.
 MAX_FORM_DRAWS = 20_000
+#: Characters (pdfium) or text-showing operators (pdfminer) on one page. The densest real pages
+#: (a dictionary, a 6-point table on A3) hold 20,000 to 30,000 characters; an 88 KB PDF with 2M
+#: ``Tj`` operators on one page took 109 s and 3 GB before this cap.
+MAX_PAGE_TEXT = 200_000
+
+
+class PageFlood(Exception):
+    """A page draws more than :data:`MAX_PAGE_TEXT` characters or text operators (``page`` 0:
+    not known)."""
+
+    def __init__(self, page: int, count: int, what: str) -> None:
+        super().__init__(page, count, what)
+        self.page, self.count, self.what = page, count, what
+
+    def __str__(self) -> str:
+        where = f"page {self.page}" if self.page else "a page"  # pdfminer does not say which
+        if self.what == "characters":
+            return (
+                f"{where} draws {self.count:,} characters, above the limit of {MAX_PAGE_TEXT:,} per page (a text flood)"
+            )
+        return f"{where} draws more than {MAX_PAGE_TEXT:,} text operators, the limit per page (a text flood)"
+
 
 _OBJ_NUMBER = re.compile(rb"(?<![0-9])(\d+)\s+\d+\s+$")
 _NAMED_ENTRY = re.compile(rb"/([^\s/<>\[\]()]+)\s*(\d+)\s+\d+\s+R\b")
@@ -184,7 +206,38 @@ def install_pdfminer_caps() -> None:
 
     def process_page(self: Any, page: Any) -> None:
         _draws[0] = 0
+        _texts[0] = 0
         start_page(self, page)
+
+    def shown() -> None:
+        _texts[0] += 1
+        if _texts[0] > MAX_PAGE_TEXT:
+            raise PageFlood(0, _texts[0], "text operators")
+
+    # pdfminer passes each operator as many operands as its handler's signature names: keep them
+    tj, tj_array = interp.PDFPageInterpreter.do_Tj, interp.PDFPageInterpreter.do_TJ
+    quote, dquote = interp.PDFPageInterpreter.do__q, interp.PDFPageInterpreter.do__w
+
+    def do_Tj(self: Any, s: Any) -> None:
+        shown()
+        tj(self, s)
+
+    def do_TJ(self: Any, seq: Any) -> None:
+        shown()
+        tj_array(self, seq)
+
+    def do__q(self: Any, s: Any) -> None:  # the ' operator
+        shown()
+        quote(self, s)
+
+    def do__w(self: Any, aw: Any, ac: Any, s: Any) -> None:  # the " operator
+        shown()
+        dquote(self, aw, ac, s)
+
+    interp.PDFPageInterpreter.do_Tj = do_Tj  # type: ignore[method-assign]
+    interp.PDFPageInterpreter.do_TJ = do_TJ  # type: ignore[method-assign]
+    interp.PDFPageInterpreter.do__q = do__q  # type: ignore[method-assign]
+    interp.PDFPageInterpreter.do__w = do__w  # type: ignore[method-assign]
 
     def do_Do(self: Any, xobjid: Any) -> None:
         _draws[0] += 1
@@ -198,6 +251,7 @@ def install_pdfminer_caps() -> None:
 
 
 _draws = [0]
+_texts = [0]
 
 
 class _TooManyForms(Exception):
@@ -230,7 +284,7 @@ def too_large(exc: BaseException) -> str | None:
     seen: set[int] = set()
     while exc is not None and id(exc) not in seen:
         seen.add(id(exc))
-        if isinstance(exc, (StreamTooLarge, _TooManyForms)):
+        if isinstance(exc, (StreamTooLarge, _TooManyForms, PageFlood)):
             return str(exc)
         inner = exc.args[0] if exc.args and isinstance(exc.args[0], BaseException) else None
         exc = inner or exc.__cause__ or exc.__context__  # type: ignore[assignment]

@@ -25,11 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from citeline.ingest.errors import MissingDependency
+from citeline.kinds import DEFAULT_OCR_MODE, OCR_MODES, OcrMode, member
 
 os.environ.setdefault("OMP_THREAD_LIMIT", "1")  # before Tesseract starts: one thread per worker
 
-#: Values of ``--ocr``: ``auto`` OCRs pages without a usable text layer, ``force`` every page.
-OCR_MODES = ("auto", "off", "force")
 DEFAULT_DPI = 300
 #: Pages whose mean word confidence (0-100) is under this are listed as ``low_ocr_confidence``.
 CONFIDENCE_FLOOR = 60.0
@@ -57,13 +56,12 @@ TESSDATA_DIRS = (
 class OcrSettings:
     """``--ocr``, ``--ocr-lang`` (Tesseract codes joined by ``+``) and ``--ocr-dpi``."""
 
-    mode: str = "auto"
+    mode: OcrMode = DEFAULT_OCR_MODE
     languages: str = "eng"
     dpi: int = DEFAULT_DPI
 
     def __post_init__(self) -> None:
-        if self.mode not in OCR_MODES:
-            raise ValueError(f"ocr mode must be one of {', '.join(OCR_MODES)}, not {self.mode!r}")
+        member(self.mode, OCR_MODES, "ocr mode")
         if not 50 <= self.dpi <= 1200:
             raise ValueError(f"ocr dpi {self.dpi} is outside 50-1200")
         if not self.languages or any(not part.replace("_", "").isalnum() for part in self.languages.split("+")):

@@ -16,7 +16,7 @@ from typing import Any
 from citeline.ingest.errors import CorruptFile, Encrypted, ExtractionError, TooLarge
 from citeline.ingest.extract.files import MEDIA_TYPES, PDF, Limits, SourceFile
 from citeline.ingest.extract.glyphs import LIGATURES, UNMAPPED, PageGlyphs
-from citeline.ingest.extract.layout import LAYOUT_VERSION, layout_page
+from citeline.ingest.extract.layout import DEFAULT_SETTINGS, LAYOUT_VERSION, LayoutSettings, layout_page
 from citeline.ingest.extract.layout.order import LayoutLine
 from citeline.ingest.extract.model import Extraction, Furniture, Page, Problem
 from citeline.ingest.extract.ocr import (
@@ -48,6 +48,7 @@ def assemble(
     limits: Limits,
     problems: Iterable[Problem] = (),
     media_type: str = MEDIA_TYPES[PDF],
+    layout: LayoutSettings = DEFAULT_SETTINGS,
 ) -> Extraction:
     """Lay out every page and build the raw stream, page records, line geometry and the furniture the
     layout found (margin line numbers, margin stamps). A page read by OCR brings its lines in
@@ -67,7 +68,7 @@ def assemble(
             parts.append("\f")
             pos += 1
         page_start = pos
-        laid = layout_page(pg) if pg.ocr_lines is None else _ocr_layout(pg.ocr_lines)
+        laid = layout_page(pg, layout) if pg.ocr_lines is None else _ocr_layout(pg.ocr_lines)
         for k, ln in enumerate(laid):
             if k > 0:
                 sep = "\n\n" if ln.paragraph_before else "\n"
@@ -228,7 +229,12 @@ def _pdfminer_error(path: str, exc: BaseException) -> ExtractionError:
 
 
 def extract_pdfplumber(
-    source: SourceFile, *, password: str | None = None, limits: Limits = Limits(), ocr: OcrSettings = OcrSettings()
+    source: SourceFile,
+    *,
+    password: str | None = None,
+    limits: Limits = Limits(),
+    ocr: OcrSettings = OcrSettings(),
+    layout: LayoutSettings = DEFAULT_SETTINGS,
 ) -> Extraction:
     """pdfminer's characters through pdfplumber. Glyphs pdfminer cannot map to Unicode, and glyphs of
     fonts that carry neither a ToUnicode map nor an encoding (TeX's math fonts: pdfminer reads their
@@ -258,9 +264,11 @@ def extract_pdfplumber(
     try:
         with pdfplumber.open(io.BytesIO(source.data), password=password or "") as pdf:
             _check_page_count(source, len(pdf.pages), limits)
-            return assemble(source, pages(pdf), extractor="pdfplumber", version=pdfplumber.__version__, limits=limits)
-    except ExtractionError:
-        raise
+            return assemble(
+                source, pages(pdf), extractor="pdfplumber", version=pdfplumber.__version__, limits=limits, layout=layout
+            )
+    except (ExtractionError, MemoryError):
+        raise  # a MemoryError is the worker's memory cap, not a damaged file: the pool says so
     except (PdfminerException, Exception) as exc:  # pdfminer raises many unrelated types on damaged files
         capped = too_large(exc)
         if capped is not None:
@@ -284,7 +292,12 @@ def _pdfium_error(path: str, exc: BaseException) -> ExtractionError:
 
 
 def extract_pdfium(
-    source: SourceFile, *, password: str | None = None, limits: Limits = Limits(), ocr: OcrSettings = OcrSettings()
+    source: SourceFile,
+    *,
+    password: str | None = None,
+    limits: Limits = Limits(),
+    ocr: OcrSettings = OcrSettings(),
+    layout: LayoutSettings = DEFAULT_SETTINGS,
 ) -> Extraction:
     """pdfium's character boxes. A page whose text pdfium cannot map (mostly U+FFFD) is read with
     pdfplumber instead when pdfplumber does better, and the version's problems say which pages.
@@ -292,7 +305,7 @@ def extract_pdfium(
     import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_c
 
-    from citeline.ingest.extract.guards import check_forms
+    from citeline.ingest.extract.guards import PageFlood, check_forms
     from citeline.ingest.extract.pdfium_glyphs import pdfium_page
 
     check_forms(source.path, source.data)  # pdfium expands forms as it loads a page, without bound
@@ -331,9 +344,13 @@ def extract_pdfium(
         raise _pdfium_error(source.path, exc) from None
     try:
         _check_page_count(source, len(doc), limits)
-        result = assemble(source, pages(doc), extractor="pdfium", version=_pdfium_version(), limits=limits)
+        result = assemble(
+            source, pages(doc), extractor="pdfium", version=_pdfium_version(), limits=limits, layout=layout
+        )
     except ExtractionError:
         raise
+    except PageFlood as exc:
+        raise TooLarge(source.path, str(exc)) from None
     except pdfium.PdfiumError as exc:
         raise _pdfium_error(source.path, exc) from None
     finally:
@@ -451,3 +468,49 @@ def _pdfium_version() -> str:
     import pypdfium2 as pdfium
 
     return f"pypdfium2 {pdfium.version.PYPDFIUM_INFO} / pdfium {pdfium.version.PDFIUM_INFO}"
+
+
+# ----------------------------------------------------------------------------- one page's glyphs
+
+
+def page_glyphs(source: SourceFile, number: int, *, extractor: str = "auto", password: str | None = None) -> PageGlyphs:
+    """The glyphs and rules of page ``number`` (1-based) as ``extractor`` reads them (``auto``:
+    pdfplumber), before layout: what ``--debug-layout`` lays out and draws. A page number past the
+    end is a :class:`~citeline.ingest.errors.PageOutOfRange`."""
+    from citeline.ingest.errors import PageOutOfRange
+
+    if extractor == "pdfium":
+        import pypdfium2 as pdfium
+        import pypdfium2.raw as pdfium_c
+
+        from citeline.ingest.extract.pdfium_glyphs import pdfium_page
+
+        try:
+            doc = pdfium.PdfDocument(source.data, password=password)
+        except pdfium.PdfiumError as exc:
+            raise _pdfium_error(source.path, exc) from None
+        try:
+            if not 1 <= number <= len(doc):
+                raise PageOutOfRange(source.path, f"has no page {number} (pages: 1-{len(doc)})")
+            page = doc[number - 1]
+            try:
+                return pdfium_page(page, number, pdfium_c)
+            finally:
+                page.close()
+        finally:
+            doc.close()
+    import pdfplumber
+
+    from citeline.ingest.extract.guards import install_pdfminer_caps
+    from citeline.ingest.extract.plumber_glyphs import plumber_page
+
+    install_pdfminer_caps()
+    try:
+        with pdfplumber.open(io.BytesIO(source.data), password=password or "") as pdf:
+            if not 1 <= number <= len(pdf.pages):
+                raise PageOutOfRange(source.path, f"has no page {number} (pages: 1-{len(pdf.pages)})")
+            return plumber_page(pdf.pages[number - 1])
+    except ExtractionError:
+        raise
+    except Exception as exc:  # pdfminer raises many unrelated types on damaged files
+        raise _pdfminer_error(source.path, exc) from None

@@ -20,6 +20,7 @@ from operator import itemgetter
 from typing import Any, cast
 
 from citeline.ingest.extract.glyphs import SPACING_ACCENTS, UNMAPPED, Glyph, PageGlyphs, Rule, quarter_turn
+from citeline.ingest.extract.guards import MAX_PAGE_TEXT, PageFlood
 
 _RECT = struct.Struct("4f")  # FS_RECTF: left, top, right, bottom
 #: A path object at most this thin (points) is a ruling line.
@@ -38,7 +39,10 @@ def pdfium_page(page: Any, number: int, pdfium_c: Any) -> PageGlyphs:
     transform = display_transform(page.raw, pdfium_c, float(width), float(height))
     textpage = page.get_textpage()
     try:
-        glyphs, unmapped = _glyphs(textpage.raw, textpage.count_chars(), transform, pdfium_c)
+        count = textpage.count_chars()
+        if count > MAX_PAGE_TEXT:  # before a Glyph is built for each: 2M of them took minutes and GBs
+            raise PageFlood(number, count, "characters")
+        glyphs, unmapped = _glyphs(textpage.raw, count, transform, pdfium_c)
     finally:
         textpage.close()
     return PageGlyphs(number, float(width), float(height), glyphs, _rules(page.raw, transform, pdfium_c), unmapped)

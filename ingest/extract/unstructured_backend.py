@@ -235,6 +235,8 @@ def extract_unstructured(source: SourceFile) -> Extraction:
                 source.path, f"{name} needs pandoc; pip install pypandoc_binary ({_one_line(exc)})"
             ) from None
         raise CorruptFile(source.path, f"cannot parse {name} ({_one_line(exc)})") from None
+    except MemoryError:
+        raise  # the worker's memory cap, not a damaged file: the pool says so
     except Exception as exc:  # unstructured raises unrelated types on damaged files
         raise CorruptFile(source.path, f"cannot parse {name} ({_one_line(exc)})") from None
     if fmt == HTML:

@@ -1,7 +1,9 @@
 """Checks of the direction a claim's own words give against its evidence's: a rise said of a fall
 ("The ability declines: "… the ability to monitor … increases""), a higher value said of a lower
-one ("lower latency" beside "an increased latency"), and a trend said of a table's row that its
-figures do not show ("P/E rising: "P/E 82.90 30.47 20.02 15.38"" under the years 2021 to 2024)."""
+one ("lower latency" beside "an increased latency"), a trend said of a table's row that its
+figures do not show ("P/E rising: "P/E 82.90 30.47 20.02 15.38"" under the years 2021 to 2024),
+and a rise or fall said of a row of two periods that goes the other way ("Other receivables fell:
+"其他应收款 18,267,606.14 3,123,072.43 484.92%"" under 本期 and 上期)."""
 
 from __future__ import annotations
 
@@ -18,6 +20,17 @@ from citeline.verify.negation import WORD as NEGATION_WORD
 _WORD = re.compile(r"[^\W\d_]+")
 _FIGURE = re.compile(r"(?<![\w.,])-?\d+(?:,\d{3})*(?:\.\d+)?(?![\w,.]\d)")
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)[a-z]?(?!\d)", re.IGNORECASE)
+_PERCENT = re.compile(r"(?<![\w.,])(-?\d+(?:,\d{3})*(?:\.\d+)?)\s?%")
+#: Two years this close (a column header's cells: "2018 年 1-3 月 2017 年 1-3 月", "2019   2018")
+_YEAR_PAIR = re.compile(
+    r"(?<!\d)((?:19|20)\d\d)(?!\d)[^\n\d]{0,12}(?:\d{1,2}(?:-\d{1,2})?[^\n\d]{0,6})?((?:19|20)\d\d)(?!\d)"
+)
+#: How far before a row its table's period header is looked for (characters)
+HEADER_REACH = 3000
+#: Two period words this close are one header's two columns (characters)
+PAIR_GAP = 40
+#: A change column agrees with two figures within this many percentage points
+PERCENT_TOLERANCE = Decimal("0.6")
 #: A row's figures count as unchanged, or as a trend, only with at least this many of them.
 TREND_FIGURES = 3
 
@@ -93,6 +106,102 @@ def row_trend(e: Evidence) -> str | None:
     return f"the claim says {direction}, the row's figures go {trend} from {figures[0]} to {figures[-1]}"
 
 
+def _periods(lang: Language) -> re.Pattern[str] | None:
+    words = sorted({*lang.period_current, *lang.period_prior}, key=len, reverse=True)
+    if not lang.period_current or not lang.period_prior:
+        return None
+    return re.compile("|".join(map(re.escape, words)), re.IGNORECASE)
+
+
+def _current_first_by_header(before: str, lang: Language) -> bool | None:
+    """Whether the nearest two-period header in ``before`` puts the later period first (本期 上期,
+    "2019 2018"), after it (期初 期末, "2018 2019"), or ``None`` when no such header is near."""
+    best: tuple[int, bool] | None = None
+    pattern = _periods(lang)
+    if pattern is not None:
+        current = {w.lower() for w in lang.period_current}
+        found = [(m.start(), m.group().lower() in current) for m in pattern.finditer(before)]
+        for (a, a_cur), (b, b_cur) in itertools.pairwise(found):
+            if a_cur != b_cur and b - a <= PAIR_GAP:
+                best = (b, a_cur)
+    for m in _YEAR_PAIR.finditer(before):
+        first, second = int(m.group(1)), int(m.group(2))
+        if first != second and (best is None or m.end() > best[0]):
+            best = (m.end(), first > second)
+    return None if best is None else best[1]
+
+
+def _change(a: Decimal, b: Decimal) -> Decimal | None:
+    """The change from ``b`` to ``a`` in percent of ``b``."""
+    return None if b == 0 else (a - b) / abs(b) * 100
+
+
+def row_change(e: Evidence) -> str | None:
+    """A claim that says a row of two periods rose or fell: the later period's figure is above the
+    earlier's, or below. Which figure is the later one: the row's own change column, when it holds
+    the change from one figure to the other ("18,267,606.14 3,123,072.43 484.92%"), else the nearest
+    header of two periods above the row (本期 上期, "prior year", two years). A claim about a
+    quantity that is better when smaller (a loss, a deficit) is not read."""
+    if not e.cit.claim or not e.cit.quote:
+        return None
+    own = _own_words(e)
+    said = _directions(own, e.answer)
+    if len(said) != 1:
+        return None
+    shortfall = e.answer.shortfall_quantities
+    if e.answer.unspaced:
+        if any(w in own for w in shortfall):
+            return None
+    elif any(w.lower() in shortfall for w in _WORD.findall(own)):
+        return None
+    quoted = e.chunk.text[e.start : e.end]
+    first = _FIGURE.search(quoted)
+    if first is None or _WORD.search(quoted, first.start()):
+        return None  # a row's figures are its last cells: none but figures from the first on
+    percents = [Decimal(m.group(1).replace(",", "")) for m in _PERCENT.finditer(quoted)]
+    figures = _figures(_PERCENT.sub(" ", quoted))
+    if len(figures) != 2 or len(percents) > 1:
+        return None
+    a, b = figures
+    current_first: bool | None = None
+    if percents:
+        p = percents[0]
+        forward, backward = _change(a, b), _change(b, a)
+        if forward is not None and abs(forward - p) <= PERCENT_TOLERANCE:
+            current_first = True
+        elif backward is not None and abs(backward - p) <= PERCENT_TOLERANCE:
+            current_first = False
+        else:
+            return None
+    else:
+        line_start = e.chunk.text.rfind("\n", 0, e.start) + 1
+        before = e.chunk.text[max(0, line_start - HEADER_REACH) : line_start]
+        current_first = _current_first_by_header(before, e.doc)
+        if current_first is None:
+            before = _previous_chunk(e)[-HEADER_REACH:] + "\n" + before
+            current_first = _current_first_by_header(before, e.doc)
+        if current_first is None:
+            return None
+    later, earlier = (a, b) if current_first else (b, a)
+    trend = "up" if later > earlier else "down" if later < earlier else None
+    direction = said.pop()
+    if trend is None or trend == direction:
+        return None
+    side = "above" if trend == "up" else "below"
+    return f"the claim says {direction}, the row's later figure {later} is {side} the earlier {earlier}"
+
+
+def _previous_chunk(e: Evidence) -> str:
+    """The text of the chunk before the cited one in its document version (a table's header may
+    head it there), or ""."""
+    texts = e.document()
+    try:
+        k = texts.index(e.chunk.text)
+    except ValueError:
+        return ""
+    return texts[k - 1] if k > 0 else ""
+
+
 CHECKS = (
     Check(
         "claim_direction",
@@ -107,5 +216,12 @@ CHECKS = (
         frozenset(CODES),
         row_trend,
         "a rise or a fall the claim says of a table's row is what its figures do under the header's years",
+    ),
+    Check(
+        "row_change",
+        "direction_mismatch",
+        frozenset(CODES),
+        row_change,
+        "a rise or a fall the claim says of a row of two periods is how the later figure stands to the earlier",
     ),
 )

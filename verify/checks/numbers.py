@@ -11,6 +11,7 @@ read with its own language's words.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from citeline.verify.checks import Check, Evidence
 from citeline.verify.claims import heading_before, neighbour_span, without
@@ -196,6 +197,10 @@ def claim_numbers(e: Evidence) -> str | None:
         stated = set(absent) - set(unbacked(claim, given(e, text), unstated_ok=False))
         absent = [t for t in absent if t not in stated or not _year_or_date(t, claim)]
     if absent:
+        # a row that opens with a range of its table's key ("1,125 1,150 114 114 114" under "At
+        # least | But less than") states every amount inside it
+        absent = [t for t in absent if not _in_row_range(e, t, claim)]
+    if absent:
         # a number the claim names something by, as the document names it ("NIST SP 800-223",
         # "arrests under 18", "the 2007 Tax Table"): a name, not a quantity of the quote's
         absent = [t for t in absent if not _named_in_document(e, t, claim)]
@@ -214,14 +219,37 @@ def claim_numbers(e: Evidence) -> str | None:
 _NAME_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
+def _in_row_range(e: Evidence, said: str, claim: Numbers) -> bool:
+    """Whether the claim's number ``said`` lies in the range the quoted row opens with: its first two
+    figures, the second above the first, in a table whose rows chain their ranges (another line of
+    the chunk opens with this row's upper bound: "1,125 1,150 114 …" then "1,150 1,175 116 …", as
+    a tax table's "At least | But less than" columns run)."""
+    text = e.chunk.text
+    row = text[e.start : e.end]
+    opening = re.match(r"\s*(\d[\d,.]*\d|\d)\s+(\d[\d,.]*\d|\d)\s+\d", row)
+    if opening is None:
+        return False
+    try:
+        low, high = (Decimal(g.replace(",", "")) for g in opening.groups())
+    except ArithmeticError:
+        return False
+    if not low < high:
+        return False
+    values = [v for q in claim.quantities if q.text == said for v in q.values]
+    if not values or not all(low <= v <= high for v in values):
+        return False
+    chained = re.compile(rf"(?m)^[ \t]*{re.escape(opening.group(2))}\s+\d[\d,.]*\s+\d")
+    return any(m.start() != e.start + opening.start(2) for m in chained.finditer(text))
+
+
 def _named_in_document(e: Evidence, said: str, claim: Numbers) -> bool:
     """Whether the claim writes ``said`` with a word beside it ("SP 800", "under 18", "2007 Tax")
-    that the document writes beside it too, in any of its chunks. A quantity with a unit, a
+    that the document writes beside it too, in any of its chunks. A quantity with a known unit, a
     currency or a percent sign is an amount, not a name ("within 45 days", "90 %")."""
     if not e.cit.claim or not any(ch.isdigit() for ch in said):
         return False
-    if any(q.text == said and (q.unit or q.currency or q.kind) for q in claim.quantities):
-        return False
+    if any(q.text == said and (q.currency or q.kind or q.unit == "%") for q in claim.quantities):
+        return False  # (a word after it that measures nothing is a name's: "2007 Tax Table")
     said_in = fold(e.cit.claim).text
     phrases = []
     for m in re.finditer(rf"(?<![\w.,]){re.escape(said)}(?![\w]|[.,]\d)", said_in):
@@ -231,6 +259,11 @@ def _named_in_document(e: Evidence, said: str, claim: Numbers) -> bool:
             phrases.append(f"{before[-1]} {said}")
         if after is not None and said_in[m.end() : m.end() + 1] in (" ", "-"):
             phrases.append(f"{said} {after.group()}")
+        # the compound it is part of ("SP 800-223", "ISO-9001"), as the document writes it
+        token = re.search(r"[\w.-]*$", said_in[: m.start()])
+        compound = said_in[token.start() if token else m.start() : m.end()].strip(".-")
+        if compound != said and any(ch.isalnum() for ch in compound.replace(said, "")):
+            phrases.append(compound)
     if not phrases:
         return False
     pattern = re.compile("|".join(rf"(?<![\w.,]){re.escape(p)}(?!\w)" for p in phrases))

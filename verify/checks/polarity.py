@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import re
 
-from citeline.text.lang import CODES
+from citeline.text.lang import CODES, Language, every
 from citeline.verify.checks import Check, Evidence
-from citeline.verify.claims import claim_scope, is_condition, list_item, scope_around, without
+from citeline.verify.claims import asserts, claim_scope, is_condition, list_item, scope_around, without
 from citeline.verify.negation import WORD, denied_at, negated, restates_denied, says_less, targets
 
 
@@ -66,6 +66,28 @@ def _answer_lead(e: Evidence) -> str:
     return lead if led else ""
 
 
+def lead_denies(lead: str, lang: Language) -> bool:
+    """Whether a list's lead-in denies its items ("Do not count the following days:"): its own
+    clause holds a negation. A negation inside a clause of its own ("for which a PO Box cannot be
+    used, use the following address:", "Explain why the patient cannot sign:") denies no item, and
+    a lead-in that opens a condition ("If either 1 or 2 below applies, you do not have to …") has
+    conditions for items, not what it denies."""
+    if not lead or not negated(lead, lang):
+        return False
+    words = [w.lower() for w in WORD.findall(lead)]
+    if any(w in lang.conditionals for w in words):
+        return False
+    if not lang.subordinators:
+        return True
+    boundary = "" if lang.unspaced else r"\b"
+    subordinate = re.compile(
+        rf"{boundary}(?:{'|'.join(map(re.escape, sorted(lang.subordinators, key=len, reverse=True)))})"
+        rf"{boundary}[^,;:.]*",
+        re.IGNORECASE,
+    )
+    return negated(subordinate.sub(" ", lead), lang)
+
+
 def claim_polarity(e: Evidence) -> str | None:
     """The claim does not assert what a negation of its evidence denies, nor deny what its evidence
     asserts: each negation of the source's scope is held against its target in the claim (and the
@@ -83,7 +105,7 @@ def claim_polarity(e: Evidence) -> str | None:
             return f"the claim asserts {word!r}, which the source denies"
     own, _ = _split(e, claimed)
     claim_negated = negated(own, e.answer) or negated(lead, e.answer)
-    if e.lead and negated(e.lead, e.doc) and not claim_negated:
+    if lead_denies(e.lead, e.doc) and not claim_negated:
         return "the source's list lead-in denies its items, the claim does not"
     if claim_negated and says_less(own, scope, e.answer):
         return None
@@ -157,7 +179,52 @@ def restated_denial(e: Evidence) -> str | None:
     return None
 
 
+def denied_beside(e: Evidence) -> str | None:
+    """A statement in the claim's own words, set off from its quote (after a colon, in parentheses,
+    before an attribution), that holds no negation and no negative word, beside a quote whose own
+    words deny ("The mostfreq operator is applied to QSLp: "… mostfreq n'est pas utilisé …"")."""
+    if not e.cit.claim or not e.cit.quote:
+        return None
+    claimed, own, _, whole = _scopes(e)
+    mine, _ = _split(e, claimed)
+    words = [w.lower() for w in WORD.findall(mine)]
+    if not own or len(words) < DENIED_BESIDE_WORDS or negated(mine, e.answer):
+        return None
+    words = [w.lower() for w in WORD.findall(without(whole, (e.cit.quote,)))]  # (a leading "Unlike X," too)
+    lang = e.answer
+    if not lang.negative_words:
+        return None  # (a language whose negative words are not listed cannot tell a statement's polarity)
+    negative = lang.negative_words | lang.shortfall | lang.less | lang.unchanged | lang.concessives
+    if any(w in negative for w in words) or not all(asserts(mine, other) for other in every()):
+        return None  # (a lead-in of saying in any language: "Laut Abschnitt 3.2 gilt:")
+    quoted = e.chunk.text[e.start : e.end]
+    if not negated(quoted, e.doc):
+        return None
+    opening = [w.lower() for w in WORD.findall(quoted)[:2]]
+    if opening and (
+        (len(opening[0]) > 2 and e.doc.denies(opening[0])) or (opening[0] == "do" and e.doc.denies(opening[-1]))
+    ):
+        return None  # a quote that opens with its negation is an instruction ("do not pay it …")
+    said = {w.lower() for w in WORD.findall(quoted)}
+    for w in words:
+        # a word the claim negates by a prefix says the quote's denial ("informal" for "no formal")
+        if any(w.startswith(p) and w[len(p) :] in said for p in lang.negating_prefixes):
+            return None
+    return "the quote denies, the claim's own words beside it do not"
+
+
+#: A claim's own words beside its quote make a statement of their own from this many words.
+DENIED_BESIDE_WORDS = 4
+
+
 CHECKS = (
+    Check(
+        "denied_beside",
+        "negation_mismatch",
+        frozenset(CODES),
+        denied_beside,
+        "a claim's own statement beside a quote that denies holds a negation or a negative word (answers in English)",
+    ),
     Check(
         "claim_polarity",
         "negation_mismatch",

@@ -119,10 +119,19 @@ class Language:
     shortfall: frozenset[str] = frozenset()
     #: words that say "less" in a positive sentence ("limited", "few")
     less: frozenset[str] = frozenset()
+    #: words that say a thing stays as it was ("remains", "unchanged", "intact"): a denied change
+    unchanged: frozenset[str] = frozenset()
     #: words of a rise, growth or a larger amount ("increase", "higher", "rose")
     up: frozenset[str] = frozenset()
     #: words of a fall, decline or a smaller amount ("decrease", "lower", "fell")
     down: frozenset[str] = frozenset()
+    #: a table column header's words for the later of two periods ("current period", 本期, 期末余额)
+    #: and for the earlier ("prior year", 上期, 期初余额): which of a row's two figures is the later
+    period_current: tuple[str, ...] = ()
+    period_prior: tuple[str, ...] = ()
+    #: words of a quantity that is better when smaller, so that it "narrows" as the figure rises
+    #: ("loss", "deficit", 亏损): a claim about one is not read for a row's direction
+    shortfall_quantities: frozenset[str] = frozenset()
 
     # -- numbers
     #: number words 0-19 in order (the first is zero)

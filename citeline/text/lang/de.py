@@ -79,6 +79,9 @@ LANGUAGE = Language(
         abgenommen niedriger kleiner rückgang halbiert gesenkt senkt
         """
     ),
+    period_current=("laufendes jahr", "berichtsjahr", "geschäftsjahr", "aktuelles jahr", "ende der periode"),
+    period_prior=("vorjahr", "vorperiode", "beginn der periode"),
+    shortfall_quantities=words("verlust verluste defizit fehlbetrag"),
     units=tuple(
         "null eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf dreizehn vierzehn fünfzehn "
         "sechzehn siebzehn achtzehn neunzehn".split()

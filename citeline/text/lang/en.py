@@ -109,6 +109,9 @@ LANGUAGE = Language(
         "demon show shows",
     ),
     shortfall=words("lack lacks lacked lacking unable"),
+    unchanged=words(
+        "remain remains remained stay stays stayed leave leaves unchanged unaltered intact same steady constant"
+    ),
     less=words("limited few little insufficient inadequate scarce poor weak lacking short lower less"),
     up=words(
         """
@@ -128,6 +131,25 @@ LANGUAGE = Language(
         halved contract contracted diminish diminished
         """
     ),
+    period_current=(
+        "current period",
+        "current year",
+        "this period",
+        "this year",
+        "end of period",
+        "end of year",
+        "year-end",
+    ),
+    period_prior=(
+        "prior period",
+        "prior year",
+        "previous period",
+        "previous year",
+        "last year",
+        "beginning of period",
+        "beginning of year",
+    ),
+    shortfall_quantities=words("loss losses deficit deficits shortfall"),
     units=tuple(
         "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
         "seventeen eighteen nineteen".split()

@@ -39,7 +39,7 @@ LANGUAGE = Language(
     compound_negations=("jamais", "aucune?"),
     negating_prefixes=("in", "im", "il", "ir", "dé", "non", "mal"),
     subordinators=words(
-        "quand lorsque si parce puisque bien quoique pendant où après avant jusqu dès que qui dont comme"
+        "quand lorsque si parce puisque bien quoique pendant où après avant jusqu dès que qui dont comme pourquoi"
     ),
     conditionals=words("si lorsque quand"),
     concessives=words("contrairement malgré"),
@@ -68,6 +68,9 @@ LANGUAGE = Language(
         inférieure faible réduit réduite réduction
         """
     ),
+    period_current=("exercice en cours", "période en cours", "fin de période", "fin d'exercice", "année en cours"),
+    period_prior=("exercice précédent", "période précédente", "année précédente", "début de période"),
+    shortfall_quantities=words("perte pertes déficit déficits"),
     units=tuple(
         "zéro un deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze quinze seize".split()
     ),

@@ -37,6 +37,9 @@ LANGUAGE = Language(
     says=("称|表示|指出|写道|提到|说|如下",),
     up=words("增长 增加 上升 提高 上涨 增至 增幅 升至 扩大 翻倍 高于"),
     down=words("下降 减少 降低 下跌 降至 减至 缩小 减半 低于 下滑 回落"),
+    period_current=("本期", "期末", "本报告期", "报告期末", "本年", "年初至报告期末", "年末余额"),
+    period_prior=("上期", "期初", "上年", "上年同期", "上年年末", "年初余额"),
+    shortfall_quantities=words("亏损 赤字 损失"),
     scales={"万": 10**4, "亿": 10**8},
     units_of={
         "time": {"hour": "小时", "day": "天 日", "week": "周 星期", "month": "个月", "year": "年"},

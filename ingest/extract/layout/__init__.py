@@ -38,18 +38,22 @@ from citeline.ingest.extract.layout import blocks, lines, order, words
 from citeline.ingest.extract.layout.blocks import Block
 from citeline.ingest.extract.layout.lines import LineKind, TextLine
 from citeline.ingest.extract.layout.order import LayoutLine
-from citeline.ingest.extract.layout.settings import DEFAULT_SETTINGS, LAYOUT_VERSION, LayoutSettings
+from citeline.ingest.extract.layout.settings import BOUNDS, DEFAULT_SETTINGS, LAYOUT_VERSION, LayoutSettings
+from citeline.ingest.extract.layout.trace import LayoutTrace, note_blocks, paused, tracing
 from citeline.text.scripts import CJK_CHARS, is_cjk
 
 __all__ = [
+    "BOUNDS",
     "DEFAULT_SETTINGS",
     "LAYOUT_VERSION",
     "LayoutLine",
     "LayoutSettings",
+    "LayoutTrace",
     "blocks",
     "layout_page",
     "lines",
     "order",
+    "tracing",
     "words",
 ]
 
@@ -136,7 +140,9 @@ def _layout_page(page: PageGlyphs, settings: LayoutSettings) -> list[LayoutLine]
         found = blocks.blocks(pieces, page.rules, page.width, settings, height=page.height)
     for rotation, group in sorted(turned.items()):
         found.append(_rotated_block(rotation, group, page, len(glyphs), len(found), settings))
-    columns = _vertical_lines(vertical, page, settings) if vertical else []
+    note_blocks(found)
+    with paused():  # laid out in a quarter-turned frame
+        columns = _vertical_lines(vertical, page, settings) if vertical else []
     if not columns:
         return order.order(found, settings)
     # horizontal text above the vertical body (a running head) is read before it, the rest after

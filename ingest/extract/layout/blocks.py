@@ -37,6 +37,7 @@ from citeline.ingest.extract.layout.lines import (
     piece_of,
 )
 from citeline.ingest.extract.layout.settings import LayoutSettings
+from citeline.ingest.extract.layout.trace import note_columns, note_gutter
 from citeline.ingest.extract.layout.words import Word
 from citeline.text.scripts import CJK_CHARS_PER_WORD, is_cjk
 
@@ -79,6 +80,7 @@ def blocks(
     right = max(width, max(p.x1 for p in body + tables)) if body or tables else width
     across = [r for r in rules if not r.vertical]
     groups = columns([*body, *tables], 0.0, right, 0, settings, rules=across)
+    note_columns(groups)
     out: list[Block] = []
     for g, (group, _floating) in enumerate(groups):
         out.extend(_group_blocks(group, g, rules, settings))
@@ -556,6 +558,7 @@ def _gutter_split(
     flush()
     if floating:
         out.append((floating, True))
+    note_gutter(g0, g1, left + right)  # as tall as the columns beside it
     return out
 
 
