@@ -516,9 +516,22 @@ def run() -> dict[str, Any]:
         "halves": {half: _tally(per_file, tools, half) for half in HALVES},
         "per_file": per_file,
     }
+    result["figures"] = figures(result)
     print()
     print(markdown(result))
     return result
+
+
+def figures(r: dict[str, Any]) -> dict[str, Any]:
+    """The summary's figures, two keys deep (``figures.<half>: <tool>.share_merges_apart``), so the
+    committed summary (``results/summary/fidelity.json``) keeps every tool's share per half."""
+    return {
+        f"{half}: {tool}": {
+            k: v[k] for k in ("share_merges_apart", "share", "share_every_merges_apart", "share_every", "seconds")
+        }
+        for half, h in r["halves"].items()
+        for tool, v in h["overall"].items()
+    }
 
 
 def markdown(r: dict[str, Any]) -> str:
