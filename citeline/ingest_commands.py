@@ -56,7 +56,8 @@ MIN_MAX_MEMORY = 256 * 1024 * 1024
     type=click.Choice(EXTRACTORS),
     default=DEFAULT_EXTRACTOR,
     show_default=True,
-    help="PDF backend; auto = pdfplumber. Other formats always use their own reader.",
+    help="PDF backend; auto = pdfium (pdfplumber where pdfium cannot read a file or a page). "
+    "Other formats always use their own reader.",
 )
 @click.option(
     "--glob",

@@ -247,7 +247,13 @@ def sql(query: str, fmt: str, timeout: float) -> None:
 
 @cli.command()
 @click.argument("path", type=click.Path(exists=False))
-@click.option("--extractor", type=click.Choice(EXTRACTORS), default=DEFAULT_EXTRACTOR, show_default=True)
+@click.option(
+    "--extractor",
+    type=click.Choice(EXTRACTORS),
+    default=DEFAULT_EXTRACTOR,
+    show_default=True,
+    help="PDF backend; auto = pdfium (pdfplumber where pdfium cannot read a file or a page).",
+)
 @click.option("--password", default=None, help="Password for encrypted PDFs.")
 @click.option("--cleaned", is_flag=True, help="Print the cleaned text instead of the raw stream.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)

@@ -19,7 +19,7 @@ from typing import Literal
 
 from citeline.ingest.chunker import CHUNKER_VERSION, DEFAULT_OVERLAP, DEFAULT_TARGET, chunk
 from citeline.ingest.clean.pipeline import CleanSettings, RawFurniture, RawHyphenation, clean, settings_fingerprint
-from citeline.ingest.extract import Extraction, Limits, SourceFile, extract_source, read_source
+from citeline.ingest.extract import Extraction, Limits, SourceFile, extract_source, pdf_backend, read_source
 from citeline.ingest.extract.layout.settings import DEFAULT_SETTINGS, LayoutSettings
 from citeline.ingest.extract.model import pages_of
 from citeline.ingest.extract.ocr import OcrSettings
@@ -46,6 +46,8 @@ class PipelineSettings:
     def as_dict(self) -> dict[str, object]:
         return {
             "extractor": self.extractor,
+            # what ``auto`` reads PDFs with: pdfium since issue 32 (pdfplumber before)
+            "pdf_backend": pdf_backend(self.extractor),
             "ocr": self.ocr.as_dict(),
             # a new layout engine, or other layout settings, turn the same file into another raw
             # stream: old versions must report that they need --reprocess rather than silently mix

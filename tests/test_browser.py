@@ -201,3 +201,53 @@ def test_server_refuses_bad_answers_with_one_line(store: Store, browser: Any) ->
     finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.fixture(scope="module", params=["pdfplumber", "pdfium"])
+def cropped_store(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    """A store holding one page whose CropBox is offset from its MediaBox (tests/test_cropbox.py)."""
+    from citeline.ingest.pipeline import PipelineSettings
+    from tests.test_cropbox import offset_cropbox_pdf
+
+    folder = tmp_path_factory.mktemp(f"crop-{request.param}")
+    docs = folder / "docs"
+    docs.mkdir()
+    offset_cropbox_pdf(docs / "offset_cropbox.pdf")
+    with Store(f"sqlite:///{folder / 'c.db'}") as s:
+        ingest_files(s, [docs], IngestOptions(workers=1, settings=PipelineSettings(extractor=request.param)))
+        yield s
+
+
+def test_highlights_land_on_the_quoted_words_under_an_offset_cropbox(
+    cropped_store: Store, browser: Any, tmp_path: Path
+) -> None:
+    """The highlight is where a viewer shows the words: PDF point (x, y) is (x - 50, 700 - y) from the
+    top-left of the page image, which shows the CropBox (500 x 600 points), not the MediaBox."""
+    from tests.test_cropbox import CROP, INSIDE
+
+    x, y, size, text = INSIDE[0]
+    quote = text[: text.index(" wird")]  # "Die Größe der Prüfung für das Café"
+    chunk = chunk_with(cropped_store, quote)
+    answer = {"answer": "The size is set every year [S1].", "sources": {"S1": chunk}}
+    answer["citations"] = [{"marker": "S1", "quote": quote}]
+    report = verify_answer(cropped_store, answer, options=VerifyOptions(log=False))
+    assert [c.status for c in report.citations] == ["verified"]
+    path = tmp_path / "report.html"
+    path.write_text(build_html(report, cropped_store), encoding="utf-8")
+    page, dialogs = open_page(browser)
+    page.goto(path.as_uri())
+    page.click('a.cite[data-show="1"]')
+    page.wait_for_timeout(900)
+    (hl,) = [page.locator('.hl[data-cite="1"]:not(.other)').nth(0)]
+    figure = hl.locator("xpath=ancestor::figure")
+    assert (float(figure.get_attribute("data-width")), float(figure.get_attribute("data-height"))) == (500, 600)
+    image = figure.locator(".pageimg").bounding_box()
+    assert image["height"] / image["width"] == pytest.approx(600 / 500, rel=0.02)  # the CropBox, rendered
+    sx, sy = image["width"] / 500, image["height"] / 600
+    got = hl.bounding_box()
+    assert got["x"] - image["x"] == pytest.approx((x - CROP[0]) * sx, abs=3)
+    baseline = (CROP[3] - y) * sy
+    assert got["y"] - image["y"] < baseline < got["y"] - image["y"] + got["height"]
+    assert got["height"] < 2 * size * sy
+    assert dialogs == []
+    page.close()

@@ -194,7 +194,7 @@ def test_db_commands(sqlite_url: str) -> None:
 def test_extract_command_needs_no_database(tmp_path: Path) -> None:
     code, out, _ = run("extract", str(PDF_FIXTURES / "policy_handbook.pdf"), "--cleaned", "--format", "json")
     payload = json.loads(out)
-    assert payload["extractor"] == "pdfplumber"
+    assert payload["extractor"] == "pdfium"  # auto reads PDFs with pdfium
     assert "third-party" in payload["cleaned"]
     assert {h["left"] for h in payload["hyphenations"]} >= {"ser", "third", "n"}
     code, _, err = run("extract", str(PDF_FIXTURES / "encrypted_userpw.pdf"))

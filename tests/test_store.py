@@ -132,7 +132,7 @@ def test_ingest_fixtures_end_to_end_with_the_chunk_invariant(db_url: str, tmp_pa
         scanned = store.document("scanned_page.pdf")
         assert [p.has_text for p in scanned.pages] == [True, True]  # page 2 read by OCR
         assert [p.ocr_engine is not None for p in scanned.pages] == [False, True]
-        assert scanned.versions[0].extractor == "pdfplumber+tesseract"
+        assert scanned.versions[0].extractor == "pdfium+tesseract"  # auto: pdfium
         _, rows = store.sql(
             "SELECT document_uri, count(*) FROM chunk_provenance WHERE is_current = 1 GROUP BY document_uri ORDER BY 1"
         )

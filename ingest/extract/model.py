@@ -19,12 +19,14 @@ from citeline.text.offsets import Original
 #: What furniture is: lines that are not the document's body text. Running headers, footers and page
 #: numbers are found by the cleaning transform; margin line numbers and text at another rotation
 #: (stamps in the margin) by the layout; formats that mark their own headers and footers say so.
-FurnitureKind = Literal["header", "footer", "page_number", "line_number", "margin"]
+#: Text outside a page's CropBox (printers' notes, crop marks' labels) is furniture of its own kind.
+FurnitureKind = Literal["header", "footer", "page_number", "line_number", "margin", "outside_crop"]
 HEADER: FurnitureKind = "header"
 FOOTER: FurnitureKind = "footer"
 PAGE_NUMBER: FurnitureKind = "page_number"
 LINE_NUMBER: FurnitureKind = "line_number"
 MARGIN: FurnitureKind = "margin"
+OUTSIDE_CROP: FurnitureKind = "outside_crop"
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,7 +36,7 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 #: A page whose glyphs are mostly unmapped (U+FFFD) has no usable text layer.
 UNMAPPED_SHARE = 0.3
 #: Layout kinds that are furniture: reported to the cleaner, which removes them from the body.
-_FURNITURE_KINDS = ("line_number", "margin")
+_FURNITURE_KINDS = ("line_number", "margin", "outside_crop")
 
 
 def assemble(

@@ -1,9 +1,10 @@
 """pdfplumber's characters as :class:`~citeline.ingest.extract.glyphs.PageGlyphs`.
 
 pdfminer reports each character with its box (a font-size-tall box from the font's descent, in the
-page as displayed), its font and size, and its text matrix, from which come the baseline and the
-reading direction. A glyph without a Unicode mapping, which pdfminer spells ``(cid:N)``, becomes one
-U+FFFD. Ruling lines are the page's line objects and thin rectangles.
+page as displayed; moved here to the CropBox's top-left, where a viewer's page starts), its font and
+size, and its text matrix, from which come the baseline and the reading direction. A glyph without a
+Unicode mapping, which pdfminer spells ``(cid:N)``, becomes one U+FFFD. Ruling lines are the page's line
+objects and thin rectangles.
 """
 
 from __future__ import annotations
@@ -28,6 +29,10 @@ def plumber_page(page: Any) -> PageGlyphs:
 
     height = float(page.height)
     mb_x0, mb_top = page.mediabox[:2]
+    # pdfminer's coordinates are the MediaBox's; a viewer shows the CropBox (cut to the MediaBox)
+    crop_x0, crop_top, crop_x1, crop_bottom = crop_box(page)
+    mb_x0 -= crop_x0
+    mb_top -= crop_top
     out: list[Glyph] = []
     rules: list[Rule] = []
     add = out.append
@@ -53,10 +58,10 @@ def plumber_page(page: Any) -> PageGlyphs:
             top, bottom = height - obj.y1 + mb_top, height - obj.y0 + mb_top
             if rotation == 0 or rotation == 180:
                 size = obj.size
-                baseline = height - f
+                baseline = height - f + mb_top
             else:
                 size = x1 - x0  # pdfminer's size is the box height: the advance, for a turned glyph
-                baseline = e
+                baseline = e + mb_x0
             font = obj.fontname
             if isinstance(font, bytes):  # (rare) a byte-encoded name, decoded as pdfplumber does
                 from pdfplumber.page import fix_fontname_bytes
@@ -68,7 +73,18 @@ def plumber_page(page: Any) -> PageGlyphs:
             stack.append(iter(obj._objs))
         elif isinstance(obj, (LTLine, LTRect)) and min(obj.x1 - obj.x0, obj.y1 - obj.y0) <= RULE_THICKNESS:
             rules.append(Rule(obj.x0 + mb_x0, height - obj.y1 + mb_top, obj.x1 + mb_x0, height - obj.y0 + mb_top))
-    return PageGlyphs(page.page_number, float(page.width), height, out, rules, unmapped)
+    return PageGlyphs(page.page_number, float(crop_x1 - crop_x0), float(crop_bottom - crop_top), out, rules, unmapped)
+
+
+def crop_box(page: Any) -> tuple[float, float, float, float]:
+    """The page's CropBox cut to its MediaBox, as pdfplumber reports boxes (``x0, top, x1, bottom``
+    from the MediaBox's top-left): what a viewer shows. The MediaBox when the two do not overlap."""
+    mb = [float(v) for v in page.mediabox]
+    cb = [float(v) for v in page.cropbox]
+    box = (max(mb[0], cb[0]), max(mb[1], cb[1]), min(mb[2], cb[2]), min(mb[3], cb[3]))
+    if box[2] - box[0] < 1 or box[3] - box[1] < 1:
+        return mb[0], mb[1], mb[2], mb[3]
+    return box
 
 
 def fonts_without_unicode(page: Any) -> frozenset[str]:

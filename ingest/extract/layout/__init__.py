@@ -26,6 +26,7 @@ rotated text, every code point of a vertical line gets the line's whole box.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from array import array
 from operator import attrgetter
@@ -63,10 +64,62 @@ MARGIN_BAND = 0.15
 
 
 _ROTATION = attrgetter("rotation")
+_X0, _X1, _TOP, _BOTTOM = attrgetter("x0"), attrgetter("x1"), attrgetter("top"), attrgetter("bottom")
+
+
+#: How far (points) a glyph's centre may stand outside the page's CropBox and still be on the page.
+CROP_TOLERANCE = 0.5
+
+
+def outside_crop(glyphs: list[Glyph], width: float, height: float) -> tuple[list[Glyph], list[Glyph]]:
+    """``glyphs`` split into those on the page as a viewer shows it (the CropBox, ``0..width`` by
+    ``0..height``) and those outside it (a printer's note above the visible area), by each glyph's
+    centre; a glyph left or right of the page on the baseline of a line on the page is that line's
+    (a line running on past the page's edge)."""
+    lo_x, lo_y, hi_x, hi_y = -CROP_TOLERANCE, -CROP_TOLERANCE, width + CROP_TOLERANCE, height + CROP_TOLERANCE
+    if not glyphs or (
+        min(map(_X0, glyphs)) >= lo_x
+        and max(map(_X1, glyphs)) <= hi_x
+        and min(map(_TOP, glyphs)) >= lo_y
+        and max(map(_BOTTOM, glyphs)) <= hi_y
+    ):
+        return glyphs, []  # every box on the page (counted in C): most pages
+    inside: list[Glyph] = []
+    outside: list[Glyph] = []
+    beside: list[Glyph] = []  # level with the page but left or right of it
+    for g in glyphs:
+        cx, cy = (g.x0 + g.x1) / 2, (g.top + g.bottom) / 2
+        if not lo_y <= cy <= hi_y:
+            outside.append(g)
+        elif lo_x <= cx <= hi_x:
+            inside.append(g)
+        else:
+            beside.append(g)
+    if beside:
+        # a line of the page that runs on past its edge (TeX's overfull line, a long URL) stays whole
+        baselines = {round(g.baseline) for g in inside if not g.rotation}
+        for g in beside:
+            (inside if not g.rotation and round(g.baseline) in baselines else outside).append(g)
+    return inside, outside
 
 
 def layout_page(page: PageGlyphs, settings: LayoutSettings = DEFAULT_SETTINGS) -> list[LayoutLine]:
-    """The lines of one page in reading order."""
+    """The lines of one page in reading order; text outside the page's CropBox is laid out on its
+    own and read last, as lines of kind ``outside_crop`` (furniture: never in the body)."""
+    inside, outside = outside_crop(page.glyphs, page.width, page.height)
+    if not outside:
+        return _layout_page(page, settings)
+    body = _layout_page(PageGlyphs(page.number, page.width, page.height, inside, page.rules), settings)
+    # laid out on a page as large as the text's own extent, so nothing of it is "outside" again
+    x1 = max(page.width, max(g.x1 for g in outside))
+    cut = _layout_page(PageGlyphs(page.number, x1, page.height, outside, ()), settings)
+    return body + [
+        dataclasses.replace(ln, kind="outside_crop", paragraph_before=ln.paragraph_before or k == 0)
+        for k, ln in enumerate(cut)
+    ]
+
+
+def _layout_page(page: PageGlyphs, settings: LayoutSettings) -> list[LayoutLine]:
     glyphs = page.glyphs
     if not glyphs:
         return []

@@ -72,6 +72,7 @@ def blocks(
     if not items:
         return []
     body, numbers = split_line_numbers(items, width, settings)
+    body, marks = split_printer_marks(body, width)
     foot: list[Piece] = []
     if height > 0:
         body, foot = page_foot(body, height)
@@ -87,7 +88,42 @@ def blocks(
         rows = group_rows(numbers, settings)
         lines = [make_line(r, settings, kind="line_number") for r in rows]
         out.append(Block(lines, "line_number", len(groups), min(ln.x0 for ln in lines), max(ln.x1 for ln in lines)))
+    if marks:
+        rows = group_rows(marks, settings)
+        lines = [make_line(r, settings, kind="margin") for r in rows]
+        out.append(Block(lines, "margin", len(groups), min(ln.x0 for ln in lines), max(ln.x1 for ln in lines)))
     return out + band_blocks(foot, "foot", settings)
+
+
+# ----------------------------------------------------------------------------- printer's marks
+
+#: A printer's signature or gathering mark: a sheet number and a letter ("32S", "S32", "R33").
+_PRINTER_MARK = re.compile(r"^(?:\d{1,3}[A-Z]|[A-Z]\d{1,3})$")
+
+
+def split_printer_marks(items: Sequence[Piece], width: float) -> tuple[list[Piece], list[Piece]]:
+    """``(body, marks)``: printer's marks beside the text block of a book (``32S``, ``R33``): one
+    word of digits and one capital letter, alone in a page margin (the outer fifth of the page, left
+    of the body's left edge or right of its right edge), so they are read apart from the body line
+    beside them (kind ``margin``, furniture) instead of after a tab inside it."""
+    marks = [p for p in items if len(p.words) == 1 and _PRINTER_MARK.match(p.words[0].text)]
+    if not marks:
+        return list(items), []
+    taken = {id(p) for p in marks}
+    text = [p for p in items if id(p) not in taken and p.chars >= 8]
+    if not text:
+        return list(items), []
+    left_edge = min(p.x0 for p in text)
+    right_edge = max(p.x1 for p in text)
+    found = {
+        id(p)
+        for p in marks
+        if (p.x1 <= left_edge - p.size and p.x1 <= MARGIN * width)
+        or (p.x0 >= right_edge + p.size and p.x0 >= (1 - MARGIN) * width)
+    }
+    if not found:
+        return list(items), []
+    return [p for p in items if id(p) not in found], [p for p in items if id(p) in found]
 
 
 # ----------------------------------------------------------------------------- page foot
@@ -141,14 +177,18 @@ def split_line_numbers(
     items: Sequence[Piece], width: float, settings: LayoutSettings
 ) -> tuple[list[Piece], list[Piece]]:
     """``(body, line numbers)``: numbers of at most four digits standing alone in a page margin (the
-    outer fifth of the page, left of the body's left edge or right of its right edge), aligned, at
+    outer fifth of the page, left of the left edge of the body beside them or right of its right
+    edge), aligned, at
     least :attr:`LayoutSettings.min_line_numbers` of them, mostly counting up one by one from top to
     bottom. A table's column of numbers stands inside the page and counts anything."""
     numbers = [p for p in items if len(p.words) == 1 and len(p.words[0].text) <= 4 and p.words[0].text.isdigit()]
     if len(numbers) < settings.min_line_numbers:
         return list(items), []
     taken = {id(p) for p in numbers}
-    text = [p for p in items if id(p) not in taken and p.chars >= 8]
+    # the text block beside the numbers: a stamp above or below them (a court's filing header set
+    # further out than the body) does not move the body's edges
+    span_top, span_bottom = min(p.top for p in numbers), max(p.bottom for p in numbers)
+    text = [p for p in items if id(p) not in taken and p.chars >= 8 and p.bottom > span_top and p.top < span_bottom]
     if not text:
         return list(items), []
     left_edge = min(p.x0 for p in text)

@@ -22,7 +22,7 @@ from citeline.text.scripts import MAYBE_RTL, is_cjk, is_rtl
 #: What a line is to the reading order: body text, a footnote (read after the page body), a table
 #: row, a label set beside a paragraph (read after that paragraph), a margin line number or other
 #: margin text (furniture), text at another rotation, the page's foot (read last).
-LineKind = Literal["body", "footnote", "table", "aside", "line_number", "margin", "rotated", "foot"]
+LineKind = Literal["body", "footnote", "table", "aside", "line_number", "margin", "rotated", "foot", "outside_crop"]
 #: Characters that end a sentence, or a clause that a new line may start after.
 SENTENCE_END = frozenset(".!?:;。！？")
 #: Characters that end a sentence.

@@ -32,8 +32,9 @@ from citeline.ingest.errors import LayoutSettingError
 #: glyphs read change: 8 gave pdfplumber's TeX math glyphs each their own pdfium text; 9 reads a
 #: paragraph beside a small table as a column of its own and seats raised accents on their letter;
 #: 10 gives the pdfium backend the rules pdfplumber finds (inside form objects, each subpath of a
-#: path) and reads text inside a frame no rule crosses as a region of its own, not as a table.)
-LAYOUT_VERSION = 10
+#: path) and reads text inside a frame no rule crosses as a region of its own, not as a table; 11 reads
+#: pages in CropBox coordinates on both backends and sets text outside the CropBox apart.)
+LAYOUT_VERSION = 11
 
 
 @dataclass(frozen=True, slots=True)
