@@ -104,6 +104,8 @@ class DocumentVersion(Base):
     #: when the version last became current (its ingest, or the ingest that restored it)
     current_since: Mapped[datetime | None] = mapped_column(UTCDateTime)
     run_id: Mapped[int | None] = mapped_column(ForeignKey("ingestion_runs.id", ondelete="SET NULL"))
+    #: the text's language (a wordfreq code, citeline.text.lexicon): the full-text index stems in it
+    language: Mapped[str | None] = mapped_column(String(16))
 
 
 class Page(Base):

@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from citeline.store.stemming import pg_config, stem_terms
 from citeline.text.scripts import CJK_LETTERS
 
 _WORD = re.compile(r"[^\W_]+")
@@ -81,9 +83,29 @@ def search_key(version_id: int, ordinal: int) -> int:
     return version_id << ORDINAL_BITS | ordinal
 
 
-def search_text(text: str) -> str:
-    """What the index holds for a chunk: its terms, space-separated."""
-    return " ".join(terms(text))
+def search_text(text: str, language: str | None = None) -> str:
+    """What the index holds for a chunk: its terms, space-separated, stemmed in ``language`` when
+    given (SQLite's column; PostgreSQL stems with its own configuration and is given None)."""
+    words = terms(text)
+    return " ".join(stem_terms(words, language) if language else words)
+
+
+def stem_query(query: Query, languages: Sequence[str | None]) -> Query:
+    """The query with each term replaced by its stemmed forms in each of ``languages`` (one
+    alternative per distinct form, joined by OR): what SQLite's stemmed column is searched with.
+    The last word of a prefix term is kept as written (``licen*`` is a prefix of stems too)."""
+
+    def forms(t: Term) -> list[Term]:
+        out: dict[tuple[str, ...], None] = {}
+        for lang in languages or [None]:
+            stemmed = stem_terms(t.words[:-1] if t.prefix else t.words, lang)
+            out[tuple(stemmed) + ((t.words[-1],) if t.prefix else ())] = None
+        return [Term(words, t.prefix) for words in out]
+
+    return Query(
+        [[f for t in clause for f in forms(t)] for clause in query.must],
+        [f for t in query.must_not for f in forms(t)],
+    )
 
 
 # ----------------------------------------------------------------------------- query language
@@ -273,7 +295,21 @@ LIMIT :k
 """
 
 
-def _statement(dialect: str, *, all_versions: bool, document: bool, exclude: int) -> str:
+def store_languages(connection: Any) -> list[str | None]:
+    """The languages of the store's document versions (``None`` for a version of none known)."""
+    from sqlalchemy import text as sql
+
+    rows = connection.execute(sql("SELECT DISTINCT language FROM document_versions")).all()
+    return sorted((r[0] for r in rows), key=lambda lang: lang or "")
+
+
+def pg_tsquery(configs: Sequence[str]) -> str:
+    """The SQL of the tsquery ``:q`` read with each text search configuration of ``configs`` (a
+    closed set of names: :data:`citeline.store.stemming.PG_CONFIGS`), any of them enough."""
+    return " || ".join(f"to_tsquery('{c}', :q)" for c in configs or ["simple"])
+
+
+def _statement(dialect: str, *, all_versions: bool, document: bool, exclude: int, configs: Sequence[str] = ()) -> str:
     if dialect == "sqlite":
         # m: FTS5's own top keys and scores, a VALUES list from run_search
         score, source, match = (
@@ -284,9 +320,9 @@ def _statement(dialect: str, *, all_versions: bool, document: bool, exclude: int
         doc = "AND d.uri GLOB :document" if document else ""
     else:
         score, source, match = (
-            "ts_rank(c.search, to_tsquery('simple', :q), 1)",
+            f"ts_rank(c.search, {pg_tsquery(configs)}, 1)",
             "chunks c",
-            "c.search @@ to_tsquery('simple', :q)",
+            f"c.search @@ ({pg_tsquery(configs)})",
         )
         doc = "AND d.uri LIKE :document ESCAPE '\\'" if document else ""
     current = "" if all_versions else "AND v.superseded_at IS NULL AND d.deleted_at IS NULL"
@@ -299,10 +335,10 @@ _TOP_SQL = "SELECT rowid, -rank FROM chunk_search WHERE chunk_search MATCH :q OR
 
 #: document frequencies by database and index state (its highest key, which every write raises:
 #: entries are only ever added), so a long-lived process looks each word up once
-_DF_CACHE: dict[tuple[str, int], dict[str, int]] = {}
+_DF_CACHE: dict[tuple[str, int, tuple[str, ...]], dict[str, int]] = {}
 
 
-def _frequencies(connection: Any, words: list[str]) -> dict[str, int]:
+def _frequencies(connection: Any, words: list[str], configs: Sequence[str] = ()) -> dict[str, int]:
     """How many chunks (of any version) hold each word, cached while the index is unchanged: on
     SQLite from ``chunk_search_vocab``, on PostgreSQL a count over the GIN index."""
     from sqlalchemy import text as sql
@@ -313,12 +349,12 @@ def _frequencies(connection: Any, words: list[str]) -> dict[str, int]:
         state = raw.execute("SELECT rowid FROM chunk_search ORDER BY rowid DESC LIMIT 1").fetchone()
     else:  # every version adds its chunks to the index, and versions are never deleted
         state = connection.execute(sql("SELECT max(id) FROM document_versions")).fetchone()
-    key = (str(connection.engine.url), int(state[0]) if state and state[0] is not None else 0)
+    key = (str(connection.engine.url), int(state[0]) if state and state[0] is not None else 0, tuple(configs))
     cache = _DF_CACHE.get(key)
     if cache is None or len(cache) > 100_000:
         _DF_CACHE.clear()  # one index state at a time: the old one is stale
         cache = _DF_CACHE[key] = {}
-    count = sql("SELECT count(*) FROM chunks WHERE search @@ to_tsquery('simple', :q)")
+    count = sql(f"SELECT count(*) FROM chunks WHERE search @@ ({pg_tsquery(configs)})")
     for word in words:
         if word not in cache:
             if sqlite:
@@ -329,7 +365,7 @@ def _frequencies(connection: Any, words: list[str]) -> dict[str, int]:
     return {w: cache[w] for w in words}
 
 
-def _rarest(connection: Any, query: Query) -> Query:
+def _rarest(connection: Any, query: Query, configs: Sequence[str] = ()) -> Query:
     """The fallback: any of the query's clauses, rarest first, while together they match at most
     about :data:`FALLBACK_ROWS` chunks (always at least the rarest). A clause's frequency is its
     rarest word's document frequency; a prefix counts as common. Besides bounding the work, this
@@ -338,7 +374,7 @@ def _rarest(connection: Any, query: Query) -> Query:
 
     # a phrase is at most as frequent as its rarest word: its first few words tell enough
     words = sorted({w for clause in query.must for t in clause if not t.prefix for w in t.words[:3]})
-    df = _frequencies(connection, words)
+    df = _frequencies(connection, words, configs)
 
     def frequency(clause: list[Term]) -> int:
         return sum(FALLBACK_ROWS if t.prefix else min(df[w] for w in t.words[:3]) for t in clause)
@@ -379,10 +415,16 @@ def run_search(
     nothing, and ranking every chunk holding "the" is what would cost the time)."""
     from sqlalchemy import text as sql
 
-    query = parse_query(text)
-    if query.empty or k <= 0:
+    written = parse_query(text)
+    if written.empty or k <= 0:
         return []
     dialect = connection.dialect.name
+    languages = store_languages(connection)
+    stemmed = stem_query(written, languages)
+    # SQLite's column holds stems; PostgreSQL stems the written words with each configuration
+    query = stemmed if dialect == "sqlite" else written
+    configs = sorted({pg_config(lang) for lang in languages})
+    shown = Query(written.must + stemmed.must)  # what a snippet looks for: the words and their stems
     hits: list[SearchHit] = []
     for attempt in (query, None):
         if len(hits) >= k:
@@ -390,14 +432,16 @@ def run_search(
         if attempt is None:  # the fallback
             if len(query.must) == 1:
                 break  # one clause: "any of" is the same search
-            attempt = _rarest(connection, query)
+            attempt = _rarest(connection, query, configs)
         rendered = to_fts5(attempt) if dialect == "sqlite" else to_tsquery(attempt)
         params: dict[str, Any] = {"q": rendered, "k": k - len(hits)}
         if document is not None:
             params["document"] = document if dialect == "sqlite" else glob_to_like(document)
         for i, hit in enumerate(hits):
             params[f"x{i}"] = hit.chunk_id
-        statement = _statement(dialect, all_versions=all_versions, document=document is not None, exclude=len(hits))
+        statement = _statement(
+            dialect, all_versions=all_versions, document=document is not None, exclude=len(hits), configs=configs
+        )
         if dialect == "sqlite":
             # FTS5 ranks its own top n (ORDER BY rank LIMIT keeps a heap of n), and only those are
             # joined and filtered; n grows when the filters (superseded versions, deleted documents,
@@ -431,7 +475,7 @@ def run_search(
                     page_end=row[6],
                     raw_start=int(row[7]),
                     raw_end=int(row[8]),
-                    snippet=snippet(row[9], query),
+                    snippet=snippet(row[9], shown),
                     text=row[9],
                 )
             )
