@@ -240,6 +240,20 @@ class Context(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
+class Embedding(Base):
+    """A vector of a chunk text by one model, keyed by the text's sha256 (chunks of any version
+    with that text share it) and the model's name (see citeline.store.embeddings)."""
+
+    __tablename__ = "embeddings"
+
+    model: Mapped[str] = mapped_column(String(200), primary_key=True)
+    text_sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    dimension: Mapped[int] = mapped_column(Integer)
+    #: little-endian float32 values
+    vector: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
 class ContextSource(Base):
     __tablename__ = "context_sources"
 

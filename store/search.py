@@ -23,10 +23,13 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from citeline.store.stemming import pg_config, stem_terms
 from citeline.text.scripts import CJK_LETTERS
+
+#: how a search ranks: the stemmed full-text index, the embeddings, or both fused
+SearchMode = Literal["keyword", "vector", "hybrid"]
 
 _WORD = re.compile(r"[^\W_]+")
 #: the fallback search ranks at most about this many chunks (see :func:`run_search`)
@@ -482,6 +485,49 @@ def run_search(
     return hits
 
 
+_BY_ID = """
+SELECT c.id, d.uri, v.version_no,
+       CASE WHEN v.superseded_at IS NULL AND d.deleted_at IS NULL THEN 1 ELSE 0 END AS is_current,
+       c.page_start, c.page_end, c.raw_start, c.raw_end, c.text
+FROM chunks c JOIN document_versions v ON v.id = c.version_id JOIN documents d ON d.id = v.document_id
+WHERE c.id IN ({ids})
+"""
+
+
+def hits_by_id(connection: Any, ranked: Sequence[tuple[str, float]], text: str) -> list[SearchHit]:
+    """:class:`SearchHit` s for ``(chunk_id, score)`` pairs, in their order (a vector or fused
+    ranking), with snippets around the words of the query ``text``."""
+    from sqlalchemy import text as sql
+
+    if not ranked:
+        return []
+    params = {f"i{n}": cid for n, (cid, _) in enumerate(ranked)}
+    rows = {r[0]: r for r in connection.execute(sql(_BY_ID.format(ids=", ".join(f":{p}" for p in params))), params)}
+    written = parse_query(text)
+    shown = Query(written.must + stem_query(written, store_languages(connection)).must)
+    out = []
+    for cid, score in ranked:
+        row = rows.get(cid)
+        if row is None:
+            continue
+        out.append(
+            SearchHit(
+                chunk_id=cid,
+                score=score,
+                document=row[1],
+                version=int(row[2]),
+                is_current=bool(row[3]),
+                page_start=row[4],
+                page_end=row[5],
+                raw_start=int(row[6]),
+                raw_end=int(row[7]),
+                snippet=snippet(row[8], shown),
+                text=row[8],
+            )
+        )
+    return out
+
+
 # ----------------------------------------------------------------------------- the change feed
 
 
@@ -490,7 +536,7 @@ class Change:
     """A chunk that became current (``added``) or stopped being current (``retired``: its version
     was superseded or its document deleted) since a point in time."""
 
-    change: str  # "added" or "retired"
+    change: str  # "added", "retired" (or "needs_embedding": citeline changes --needs-embedding)
     chunk_id: str
     document: str
     version: int

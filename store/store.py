@@ -28,13 +28,14 @@ from citeline.store.records import (
     VersionInfo,
     WriteResult,
 )
-from citeline.store.search import Change, SearchHit, changes_since, run_search
+from citeline.store.search import Change, SearchHit, SearchMode, changes_since, hits_by_id, run_search
 from citeline.store.writer import PackedGeometry, mark_deleted, write_version
 from citeline.text.geometry import Box, Geometry
 from citeline.text.offsets import Normalized, OffsetMap, Original
 
 if TYPE_CHECKING:
     from citeline.ingest.pipeline import ProcessedDocument
+    from citeline.store.embeddings import Embedder, EmbedResult
 
 #: Characters of raw text shown on each side of a chunk by ``provenance``.
 CONTEXT_CHARS = 200
@@ -510,13 +511,58 @@ class Store:
     # ----------------------------------------------------------------- search
 
     def search(
-        self, query: str, k: int = 8, *, document: str | None = None, all_versions: bool = False
+        self,
+        query: str,
+        k: int = 8,
+        *,
+        document: str | None = None,
+        all_versions: bool = False,
+        mode: SearchMode = "keyword",
+        embedder: Embedder | None = None,
     ) -> list[SearchHit]:
         """The ``k`` chunks that best match ``query`` (words, ``"phrases"``, ``prefix*``, ``OR``,
         ``NOT``/``-word``; see :mod:`citeline.store.search`), current versions only unless
-        ``all_versions``, of documents matching the glob ``document`` when given."""
+        ``all_versions``, of documents matching the glob ``document`` when given.
+
+        ``mode``: ``keyword`` (the stemmed full-text index), ``vector`` (cosine to the query's
+        vector among chunks embedded by ``embedder``, see :meth:`embed`) or ``hybrid`` (reciprocal
+        rank fusion of both lists, :func:`citeline.store.embeddings.fuse`). Vector and hybrid
+        scores are the cosine and the fused score."""
+        from citeline.store.embeddings import FUSE_DEPTH, fuse, vector_ranking
+
+        if mode not in ("keyword", "vector", "hybrid"):
+            raise QueryError(f"Search mode {mode!r} is not keyword, vector or hybrid")
+        if mode != "keyword" and embedder is None:
+            raise QueryError(f"Search mode {mode!r} needs an embedder (the model the chunks were embedded with)")
         with self.engine.connect() as conn:
-            return run_search(conn, query, k=k, document=document, all_versions=all_versions)
+            if mode == "keyword" or embedder is None:
+                return run_search(conn, query, k=k, document=document, all_versions=all_versions)
+            depth = k if mode == "vector" else max(FUSE_DEPTH, 4 * k)
+            vectors = vector_ranking(conn, embedder, query, k=depth, document=document, all_versions=all_versions)
+            if mode == "vector":
+                return hits_by_id(conn, vectors, query)
+            keyword = run_search(conn, query, k=depth, document=document, all_versions=all_versions)
+            fused = fuse([[h.chunk_id for h in keyword], [cid for cid, _ in vectors]], k)
+            return hits_by_id(conn, fused, query)
+
+    def embed(self, embedder: Embedder, *, batch_size: int = 64) -> EmbedResult:
+        """Fill vectors of ``embedder`` for current chunks whose text has none yet (vectors are
+        keyed by text sha256 and model name: a chunk text unchanged in a new version reuses its
+        vector). Returns how many texts were embedded and how many chunks reused a vector."""
+        from citeline.store.embeddings import embed_missing
+
+        if batch_size < 1:
+            raise QueryError(f"Batch size {batch_size} is below 1")
+        return embed_missing(self.engine, embedder, batch_size=batch_size)
+
+    def needs_embedding(self, model: str) -> list[ChunkInfo]:
+        """Current chunks whose text has no vector of ``model``: what :meth:`embed` would embed."""
+        from citeline.store.embeddings import missing
+
+        with self.engine.connect() as conn:
+            ids = [cid for cid, _, _ in missing(conn, model)]
+        found = self.chunks(ids)
+        return [found[c] for c in ids if c in found]
 
     def changes(self, since: datetime | int) -> list[Change]:
         """Chunks added (became current) and retired (superseded or deleted) since ``since``: a

@@ -5,6 +5,7 @@ SQLite files and the real PostgreSQL (``db_url`` runs each test on both)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -102,3 +103,125 @@ def test_the_migration_reindexes_an_existing_store_stemmed(texts: Store, db_url:
     with Store(db_url) as store:
         assert store.search("participant", k=1)[0].document == "study_en.txt"
         assert store.search("médecin", k=1)[0].document == "hopital_fr.txt"
+
+
+# ----------------------------------------------------------------------------- 2. embeddings
+
+PAGE_TOPICS = [
+    "Die Brücke über den Fluss wurde im Jahr {n} gebaut, und die Stadtverwaltung prüft sie jedes Frühjahr.",
+    "The harbour authority recorded {n} ships in the winter season, most of them carrying grain and timber.",
+    "Le musée a accueilli {n} visiteurs pendant l'été, surtout des familles venues de la région.",
+    "The laboratory measured the water temperature {n} times a day during the experiment in the lake.",
+]
+
+
+def write_pdf(path: Path, changed_page: int | None = None) -> None:
+    """A four-page PDF, each page its own paragraphs (non-ASCII text in Latin-1, which the PDF core
+    fonts hold); ``changed_page`` gets other words."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_font("Helvetica", size=11)
+    for page, topic in enumerate(PAGE_TOPICS, start=1):
+        pdf.add_page()
+        for n in range(1, 9):
+            sentence = topic.format(n=n * 100 + page)
+            if page == changed_page:
+                sentence = sentence.replace("the", "this").replace("die", "jene").replace("le", "ce")
+            pdf.multi_cell(0, 6, sentence)
+            pdf.ln(3)
+    pdf.output(str(path))
+
+
+def small_chunks(store: Store, folder: Path) -> None:
+    from citeline.ingest.pipeline import PipelineSettings
+
+    options = IngestOptions(workers=1, settings=PipelineSettings(chunk_target=300, chunk_overlap=40))
+    summary = ingest_files(store, [folder], options)
+    assert summary.count("failed") == 0
+
+
+def test_reingesting_a_changed_page_embeds_only_the_chunks_whose_text_changed(db_url: str, tmp_path: Path) -> None:
+    from citeline.store.embeddings import HashingEmbedder
+
+    folder = tmp_path / "pdf"
+    folder.mkdir()
+    write_pdf(folder / "report.pdf")
+    embedder = HashingEmbedder(64)
+    with Store(db_url) as store:
+        small_chunks(store, folder)
+        first = store.embed(embedder)
+        before = {c.text_sha256 for c in store.iter_chunks()}
+        assert first.chunks >= 8
+        assert first.embedded == len(before)
+        assert first.reused == first.chunks - len(before)
+        assert store.embed(embedder).embedded == 0  # nothing new
+
+        write_pdf(folder / "report.pdf", changed_page=3)
+        small_chunks(store, folder)
+        current = list(store.iter_chunks())
+        assert {c.version_no for c in current} == {2}
+        new_texts = {c.text_sha256 for c in current} - before
+        assert 0 < len(new_texts) < len(current) // 2  # the changed page's chunks, not the whole file
+        assert len(store.needs_embedding(embedder.name)) == sum(c.text_sha256 in new_texts for c in current)
+        second = store.embed(embedder)
+        assert (second.embedded, second.chunks) == (len(new_texts), len(current))
+        assert second.reused == len(current) - sum(c.text_sha256 in new_texts for c in current)
+        assert store.needs_embedding(embedder.name) == []
+        # another model's vectors are its own
+        assert len(store.needs_embedding("another-model")) == len(current)
+
+
+def test_vector_and_hybrid_search(texts: Store) -> None:
+    from citeline.store import QueryError
+    from citeline.store.embeddings import HashingEmbedder
+
+    embedder = HashingEmbedder(128)
+    texts.embed(embedder)
+    # no keyword matches all words, but the vectors share "participants" and "laboratory"
+    vector = texts.search("participants laboratory zzyzx", k=2, mode="vector", embedder=embedder)
+    assert vector[0].document == "study_en.txt"
+    assert vector[0].score > vector[1].score
+    hybrid = texts.search("médecins hôpital", k=3, mode="hybrid", embedder=embedder)
+    assert hybrid[0].document == "hopital_fr.txt"
+    assert "médecins" in hybrid[0].snippet
+    assert texts.search("médecins", k=3, mode="hybrid", embedder=embedder, document="study_*")[0].document == (
+        "study_en.txt"
+    )
+    with pytest.raises(QueryError, match="needs an embedder"):
+        texts.search("x", mode="vector")
+    with pytest.raises(QueryError, match="gives 64 values, the stored vectors have 128"):
+        texts.search("x", mode="vector", embedder=_renamed(HashingEmbedder(64)))
+
+
+def _renamed(embedder: object) -> object:
+    embedder.name = "citeline-test-hashing-128"  # type: ignore[attr-defined]
+    return embedder
+
+
+def test_embed_search_and_changes_commands(texts: Store, db_url: str) -> None:
+    code, out, _ = run("--db", db_url, "changes", "--needs-embedding", "citeline-test-hashing-32")
+    assert code == 0
+    waiting = [json.loads(line) for line in out.splitlines()]
+    assert {w["change"] for w in waiting} == {"needs_embedding"}
+    assert len(waiting) >= 2
+    code, out, _ = run("--db", db_url, "embed", "--embedder", "hashing:32")
+    assert code == 0
+    assert json.loads(out) == {
+        "model": "citeline-test-hashing-32",
+        "embedded": len(waiting),
+        "reused": 0,
+        "chunks": len(waiting),
+    }
+    assert run("--db", db_url, "changes", "--needs-embedding", "citeline-test-hashing-32")[1] == ""
+    code, out, _ = run(
+        "--db", db_url, "search", "médecin", "--mode", "hybrid", "--embedder", "hashing:32", "--format", "jsonl"
+    )
+    assert code == 0
+    assert json.loads(out.splitlines()[0])["document"] == "hopital_fr.txt"
+    code, _, err = run("--db", db_url, "search", "médecin", "--mode", "vector")
+    assert (code, err.strip()) == (2, "Error: --mode vector needs --embedder (the one `citeline embed` used)")
+    code, _, err = run("--db", db_url, "embed", "--embedder", "no_such_module_zz:thing")
+    assert code != 0
+    assert err.startswith("Error: Embedder 'no_such_module_zz:thing': No module named")
+    assert len(err.strip().splitlines()) == 1
