@@ -5,6 +5,7 @@ Everything the CLI does goes through these methods (the CLI only parses options 
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -582,23 +583,40 @@ class Store:
         *,
         markers: Sequence[str] | None = None,
         allow_superseded: bool = False,
+        merge: bool = False,
+        max_tokens: int | None = None,
     ) -> ContextInfo:
         """Record an injected set (markers ``S1..Sn`` unless given) and return it with its prompt
         block (:attr:`ContextInfo.prompt`). Refused: an empty set, a chunk id given twice, an id not
         stored, and a chunk of a superseded or deleted version (an answer would cite outdated text)
-        unless ``allow_superseded``."""
+        unless ``allow_superseded``.
+
+        ``merge``: chunks of one version that overlap or touch (neighbours sharing a sentence) are
+        one passage, its text once, under one marker (the first-listed member's name; the default
+        names number passages); the other members are recorded as ``MARKER~2``, ``MARKER~3``, and
+        verification reads the marker as all of them. ``max_tokens``: passages are kept in the
+        order given while the prompt's source blocks stay within this many approximate tokens (as
+        ``--chunk-unit tokens`` counts); one that would pass it is left out, later smaller ones
+        still fit. Refused when not even one fits."""
         import secrets
+
+        from citeline.ingest.chunker import approx_tokens
+        from citeline.store.records import CONTINUES, can_merge, passage_block
 
         if not chunk_ids:
             raise QueryError("A context needs at least one chunk id")
         twice = [c for c in dict.fromkeys(chunk_ids) if list(chunk_ids).count(c) > 1]
         if twice:
             raise QueryError(f"Chunk {twice[0]!r} is given twice")
+        named = markers is not None
         markers = list(markers) if markers is not None else [f"S{i}" for i in range(1, len(chunk_ids) + 1)]
         if len(markers) != len(chunk_ids):
             raise QueryError(f"{len(markers)} markers for {len(chunk_ids)} chunks")
         if len(set(markers)) != len(markers):
             raise QueryError("Markers must be distinct")
+        if named and any(CONTINUES in mk for mk in markers):
+            bad = next(mk for mk in markers if CONTINUES in mk)
+            raise QueryError(f"Marker {bad!r} holds {CONTINUES!r}, which names a merged passage's later chunks")
         found = self.chunks(chunk_ids)
         missing = [c for c in chunk_ids if c not in found]
         if missing:
@@ -610,6 +628,46 @@ class Store:
                 f"Chunk {old[0]!r} is from {info.document_uri!r} version {info.version_no}, which is not current "
                 "(use --allow-superseded to inject it anyway)"
             )
+        if max_tokens is not None and max_tokens < 1:
+            raise QueryError(f"--max-tokens {max_tokens} is below 1")
+        # passages: each chunk alone, or (merge) with the chunks of its version it overlaps or touches
+        groups: list[list[int]] = []
+        for i, cid in enumerate(chunk_ids):
+            joined = [g for g in groups if merge and any(can_merge(found[chunk_ids[j]], found[cid]) for j in g)]
+            for g in joined[1:]:  # a chunk that bridges two passages joins them
+                joined[0].extend(g)
+                groups.remove(g)
+            if joined:
+                joined[0].append(i)
+            else:
+                groups.append([i])
+        if merge:
+            names = [markers[g[0]] for g in groups] if named else [f"S{n}" for n in range(1, len(groups) + 1)]
+            markers = []
+            chunk_ids = list(chunk_ids)
+            ordered: list[str] = []
+            for name, g in zip(names, groups, strict=True):
+                members = sorted(g, key=lambda j: found[chunk_ids[j]].clean_start)
+                for n, j in enumerate(members, start=1):
+                    markers.append(name if n == 1 else f"{name}{CONTINUES}{n}")
+                    ordered.append(chunk_ids[j])
+            chunk_ids = ordered
+        if max_tokens is not None:
+            kept_markers: list[str] = []
+            kept_ids: list[str] = []
+            used = 0
+            heads = [i for i, mk in enumerate(markers) if CONTINUES not in mk] + [len(markers)]
+            for a, b in itertools.pairwise(heads):
+                members = [found[c] for c in chunk_ids[a:b]]
+                cost = approx_tokens(passage_block(markers[a], members))
+                if used + cost <= max_tokens:
+                    used += cost
+                    kept_markers += markers[a:b]
+                    kept_ids += chunk_ids[a:b]
+            if not kept_ids:
+                first = approx_tokens(passage_block(markers[0], [found[c] for c in chunk_ids[: heads[1]]]))
+                raise QueryError(f"--max-tokens {max_tokens}: no passage fits (the first alone is {first} tokens)")
+            markers, chunk_ids = kept_markers, kept_ids
         with db.transaction(self._sessions) as s:
             ctx = m.Context(id="ctx_" + secrets.token_hex(8), created_at=m.utcnow())
             s.add(ctx)

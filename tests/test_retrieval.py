@@ -5,6 +5,7 @@ SQLite files and the real PostgreSQL (``db_url`` runs each test on both)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from citeline.batch import IngestOptions, ingest_files
 from citeline.cli import cli
 from citeline.store import Store
 from citeline.store import db as store_db
+from citeline.store.records import ChunkInfo, passage_block
 
 EN_TEXT = (
     "The Zürich café study. We recruited a total of ten participants for the laboratory study, and each "
@@ -136,7 +138,7 @@ def write_pdf(path: Path, changed_page: int | None = None) -> None:
 def small_chunks(store: Store, folder: Path) -> None:
     from citeline.ingest.pipeline import PipelineSettings
 
-    options = IngestOptions(workers=1, settings=PipelineSettings(chunk_target=300, chunk_overlap=40))
+    options = IngestOptions(workers=1, settings=PipelineSettings(chunk_target=400, chunk_overlap=150))
     summary = ingest_files(store, [folder], options)
     assert summary.count("failed") == 0
 
@@ -225,3 +227,100 @@ def test_embed_search_and_changes_commands(texts: Store, db_url: str) -> None:
     assert code != 0
     assert err.startswith("Error: Embedder 'no_such_module_zz:thing': No module named")
     assert len(err.strip().splitlines()) == 1
+
+
+# ----------------------------------------------------------------------------- 3. contexts that fit a prompt
+
+
+@pytest.fixture
+def report_pdf(db_url: str, tmp_path: Path) -> Store:
+    folder = tmp_path / "pdf"
+    folder.mkdir()
+    write_pdf(folder / "report.pdf")
+    store = Store(db_url)
+    small_chunks(store, folder)
+    return store
+
+
+def overlapping_pair(store: Store) -> tuple[ChunkInfo, ChunkInfo]:
+    chunks = list(store.iter_chunks())
+    return next((a, b) for a, b in itertools.pairwise(chunks) if b.clean_start < a.clean_end)
+
+
+def test_overlapping_neighbours_are_one_passage_under_one_marker(report_pdf: Store) -> None:
+    a, b = overlapping_pair(report_pdf)
+    shared = a.text[b.clean_start - a.clean_start :]
+    assert len(shared) >= 10
+    assert b.text.startswith(shared)
+    ctx = report_pdf.create_context([b.chunk_id, a.chunk_id], merge=True)
+    assert ctx.sources == (("S1", a.chunk_id), ("S1~2", b.chunk_id))  # in reading order, one marker
+    assert ctx.prompt.count("[S1]") == 1
+    assert "[S2]" not in ctx.prompt
+    assert ctx.prompt.count(shared) == 1  # the shared text once
+    assert a.text + b.text[len(shared) :] in ctx.prompt
+    # without merging, both chunks and the shared text twice (what the issue found)
+    plain = report_pdf.create_context([a.chunk_id, b.chunk_id])
+    assert plain.prompt.count(shared) == 2
+    assert "[S2]" in plain.prompt
+
+
+def test_a_quote_from_a_merged_passage_resolves_to_exact_source_offsets(report_pdf: Store) -> None:
+    from citeline import verify_answer
+    from citeline.verify.fold import fold
+
+    a, b = overlapping_pair(report_pdf)
+    ctx = report_pdf.create_context([a.chunk_id, b.chunk_id], merge=True)
+    tail = b.text[a.clean_end - b.clean_start :]  # only in the second chunk
+    shared = b.text[: a.clean_end - b.clean_start]
+    # the pages repeat one sentence with other numbers: each quote holds a number of its own
+    within = " ".join(tail.split()[-14:])
+    across = " ".join(a.text[: b.clean_start - a.clean_start].split()[-3:] + shared.split() + tail.split()[:9])
+    assert within not in a.text
+    assert across not in a.text
+    assert across not in b.text
+    quotes = [within, across]
+    answer = {
+        "answer": "The report says so [S1]. It says this too [S1].",
+        "citations": [{"marker": "S1", "quote": q, "claim": "It says so."} for q in quotes],
+    }
+    report = verify_answer(report_pdf, answer, context_id=ctx.context_id)
+    raw = report_pdf.raw_text(a.version_id)
+    for quote, result in zip(quotes, report.citations, strict=True):
+        assert result.status == "verified", (quote, result.reason)
+        assert result.location is not None
+        assert fold(raw[result.location.start : result.location.end]).text.split() == fold(quote).text.split()
+        assert result.chunk_id in (a.chunk_id, b.chunk_id)
+
+
+def test_max_tokens_keeps_the_passages_that_fit(report_pdf: Store) -> None:
+    from citeline import QueryError
+    from citeline.ingest.chunker import approx_tokens
+
+    chunks = list(report_pdf.iter_chunks())
+    far = [chunks[0], chunks[7], chunks[3]]  # no two neighbours: three passages, the middle one longest
+    costs = [approx_tokens(passage_block(f"S{i}", [c])) for i, c in enumerate(far, start=1)]
+    assert costs[1] > costs[2]
+    fitted = report_pdf.create_context([c.chunk_id for c in far], merge=True, max_tokens=costs[0] + costs[2])
+    # the second does not fit after the first; the third, smaller, still does
+    assert fitted.sources == (("S1", far[0].chunk_id), ("S3", far[2].chunk_id))
+    assert approx_tokens(fitted.prompt) - approx_tokens(fitted.prompt.split("\n", 1)[0]) <= costs[0] + costs[2] + 1
+    with pytest.raises(QueryError, match=r"--max-tokens 3: no passage fits \(the first alone is \d+ tokens\)"):
+        report_pdf.create_context([c.chunk_id for c in far], max_tokens=3)
+
+
+def test_context_command_merges_and_budgets(report_pdf: Store, db_url: str) -> None:
+    a, b = overlapping_pair(report_pdf)
+    code, out, _ = run("--db", db_url, "context", a.chunk_id, b.chunk_id, "--format", "json")
+    assert code == 0
+    payload = json.loads(out)
+    assert payload["sources"] == {"S1": a.chunk_id, "S1~2": b.chunk_id}
+    assert payload["prompt"].count("[S1]") == 1
+    code, out, _ = run("--db", db_url, "context", a.chunk_id, b.chunk_id, "--no-merge")
+    assert code == 0
+    assert "[S2]" in out
+    code, _, err = run("--db", db_url, "context", a.chunk_id, "--max-tokens", "2")
+    assert code == 2
+    assert err.startswith("Error: --max-tokens 2: no passage fits (the first alone is ")
+    code, _, err = run("--db", db_url, "context", a.chunk_id, "--markers", "Ü~1")
+    assert code != 0
+    assert "holds '~'" in err
