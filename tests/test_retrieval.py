@@ -324,3 +324,52 @@ def test_context_command_merges_and_budgets(report_pdf: Store, db_url: str) -> N
     code, _, err = run("--db", db_url, "context", a.chunk_id, "--markers", "Ü~1")
     assert code != 0
     assert "holds '~'" in err
+
+
+# ----------------------------------------------------------------------------- 4. adapters
+
+
+def test_langchain_metadata_has_source_and_page_and_hybrid_mode(report_pdf: Store) -> None:
+    from citeline.adapters.langchain import CitelineLoader, CitelineRetriever, record_context
+    from citeline.store.embeddings import HashingEmbedder
+
+    embedder = HashingEmbedder(64)
+    report_pdf.embed(embedder)
+    docs = CitelineRetriever(store=report_pdf, k=3, mode="hybrid", embedder=embedder).invoke("musée visiteurs été")
+    assert docs[0].metadata["source"] == "report.pdf"
+    assert docs[0].metadata["page"] == 3  # the museum's page
+    assert docs[0].metadata["page"] == docs[0].metadata["pages"][0]
+    assert "musée" in docs[0].page_content
+    keyword = CitelineRetriever(store=report_pdf, k=3).invoke("musée visiteurs")
+    assert all(d.metadata["page"] <= 3 <= d.metadata["pages"][1] for d in keyword)  # museum chunks start on 2 or 3
+    loaded = list(CitelineLoader(report_pdf).lazy_load())
+    assert [d.metadata["page"] for d in loaded] == [c.page_start for c in report_pdf.iter_chunks()]
+    assert {d.metadata["source"] for d in loaded} == {"report.pdf"}
+    ctx = record_context(report_pdf, docs, merge=True, max_tokens=10_000)
+    assert ctx.sources[0][0] == "S1"
+
+
+def test_llama_index_reader_loads_current_chunks_as_text_nodes(report_pdf: Store, tmp_path: Path) -> None:
+    from llama_index.core.schema import TextNode
+
+    from citeline.adapters.llama_index import CitelineReader, CitelineRetriever, record_context, verify
+    from citeline.store.embeddings import HashingEmbedder
+
+    nodes = CitelineReader(report_pdf).load_data()
+    chunks = list(report_pdf.iter_chunks())
+    assert all(isinstance(n, TextNode) for n in nodes)
+    assert [n.id_ for n in nodes] == [c.chunk_id for c in chunks]
+    assert [n.text for n in nodes] == [c.text for c in chunks]
+    assert nodes[0].metadata["source"] == "report.pdf" and nodes[0].metadata["page"] == 1
+    assert nodes[0].metadata["score"] is None
+    assert len(CitelineReader(report_pdf, document="report.pdf").load_data()) == len(chunks)
+    # a node loaded by the reader can be injected and verified by its id
+    ctx = record_context(report_pdf, nodes[:1])
+    quote = " ".join(nodes[0].text.split()[:8])
+    report = verify(report_pdf, f'Der Bericht sagt: "{quote}" [S1].', ctx)
+    assert [c.status for c in report.citations] == ["verified"]
+    embedder = HashingEmbedder(64)
+    report_pdf.embed(embedder)
+    hits = CitelineRetriever(report_pdf, k=2, mode="hybrid", embedder=embedder).retrieve("Brücke Fluss Frühjahr")
+    assert hits[0].node.metadata["page"] == 1
+    assert hits[0].score == hits[0].node.metadata["score"]

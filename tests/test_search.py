@@ -501,6 +501,8 @@ def test_langchain_retriever_loader_and_verify(indexed: tuple[Store, Path]) -> N
     assert top.metadata["document"] == "notes_cjk.txt"
     assert top.id == top.metadata["chunk_id"]
     assert set(top.metadata) == {
+        "source",
+        "page",
         "chunk_id",
         "document",
         "version",
