@@ -12,7 +12,7 @@ import click
 from citeline.app import EXIT_USAGE, CommandError, cli, db_option, errors_as_messages, open_store
 from citeline.output import csv_text, table
 from citeline.store.embeddings import load_embedder
-from citeline.store.search import Change
+from citeline.store.search import Change, SearchMode
 
 EMBEDDER_HELP = (
     "The embedding model: MODULE:NAME (an Embedder object, or a callable returning one), or 'hashing' "
@@ -53,7 +53,7 @@ def search(
     fmt: str | None,
     record: bool,
     markers: str | None,
-    mode: str,
+    mode: SearchMode,
     embedder_spec: str | None,
 ) -> None:
     """Full-text search over the chunks of current versions, best first.
@@ -98,7 +98,7 @@ def search(
             document=document,
             all_versions=all_versions,
             mode=mode,
-            embedder=embedder,  # type: ignore[arg-type]
+            embedder=embedder,
         )
         if not hits:
             raise CommandError(f"No chunk matches {query!r}" + ("" if all_versions else " in current versions"))

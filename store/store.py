@@ -658,8 +658,8 @@ class Store:
             used = 0
             heads = [i for i, mk in enumerate(markers) if CONTINUES not in mk] + [len(markers)]
             for a, b in itertools.pairwise(heads):
-                members = [found[c] for c in chunk_ids[a:b]]
-                cost = approx_tokens(passage_block(markers[a], members))
+                passage = [found[c] for c in chunk_ids[a:b]]
+                cost = approx_tokens(passage_block(markers[a], passage))
                 if used + cost <= max_tokens:
                     used += cost
                     kept_markers += markers[a:b]
