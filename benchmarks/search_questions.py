@@ -39,7 +39,7 @@ from benchmarks.common import ROOT, section, timed
 from citeline.batch import IngestOptions, ingest_files
 from citeline.store import Store
 from citeline.store.embeddings import HashingEmbedder
-from citeline.store.search import fold_text, parse_query, search_key, search_text, stem_query, terms
+from citeline.store.search import fold_text, parse_query, query_languages, search_key, search_text, stem_query, terms
 from citeline.store.stemming import stem_terms
 
 CORPUS2 = Path(os.environ.get("CITELINE_CORPUS2", ROOT.parent / "shared" / "corpus2"))
@@ -133,7 +133,7 @@ def bm25_rankings(chunks: list[Any], languages: dict[int, str | None], qs: list[
     langs = sorted(set(languages.values()), key=lambda x: x or "")
     out = []
     for q in qs:
-        stemmed = stem_query(parse_query(q["question"]), langs)
+        stemmed = stem_query(parse_query(q["question"]), query_languages(q["question"], langs))
         tokens = list(dict.fromkeys(w for clause in stemmed.must for t in clause for w in t.words))
         s = bm25.get_scores(tokens)
         out.append([ids[i] for i in sorted(range(len(ids)), key=lambda i: -s[i])[:MRR_DEPTH]])

@@ -238,7 +238,8 @@ def vector_ranking(
     q = np.asarray(embedder([query])[0], dtype=np.float32)
     if q.shape != (matrix.shape[1],):
         raise QueryError(f"Embedder {embedder.name!r} gives {q.size} values, the stored vectors have {matrix.shape[1]}")
-    scores = matrix @ (q / (np.linalg.norm(q) or 1.0))
+    # einsum's own loop, one thread: BLAS's threads only wait for each other on a busy machine
+    scores = np.einsum("ij,j->i", matrix, q / (np.linalg.norm(q) or 1.0))
     if document is not None:
         keep = np.array([fnmatch.fnmatchcase(u, document) for u in uris])
         scores = np.where(keep, scores, -np.inf)

@@ -139,6 +139,12 @@ class Query:
 
 
 _TOKEN = re.compile(r'"([^"]*)"|(\S+)')
+#: a run of CJK letters longer than this, unquoted, is a clause or a sentence, not one word
+CJK_WORD_CHARS = 4
+
+
+def _sentence_run(raw: str) -> bool:
+    return any(len(run) > CJK_WORD_CHARS for run in _CJK_RUN.findall(raw))
 
 
 def parse_query(text: str) -> Query:
@@ -170,6 +176,11 @@ def parse_query(text: str) -> Query:
         if prefix and len(words[-1]) < 2:
             prefix = False  # "a*" would match half the index
         term = Term(words, prefix)
+        if raw is not None and not negate and not pending_or and not prefix and _sentence_run(raw):
+            # a question in Chinese or Japanese, written without spaces: its character pairs are
+            # its words (as a phrase, the whole sentence would have to occur as written)
+            query.must.extend([Term((w,))] for w in dict.fromkeys(words))
+            continue
         if negate:
             query.must_not.append(term)
             negate = False
@@ -302,8 +313,49 @@ def store_languages(connection: Any) -> list[str | None]:
     """The languages of the store's document versions (``None`` for a version of none known)."""
     from sqlalchemy import text as sql
 
-    rows = connection.execute(sql("SELECT DISTINCT language FROM document_versions")).all()
-    return sorted((r[0] for r in rows), key=lambda lang: lang or "")
+    # cached by the newest version's id: a version's language never changes, and every version
+    # that could bring a new one raises it (a scan of the versions' rows costs milliseconds)
+    newest = connection.execute(sql("SELECT max(id) FROM document_versions")).scalar()
+    key = (str(connection.engine.url), int(newest or 0))
+    cached = _LANGUAGES.get(key)
+    if cached is None:
+        rows = connection.execute(sql("SELECT DISTINCT language FROM document_versions")).all()
+        cached = sorted((r[0] for r in rows), key=lambda lang: lang or "")
+        if len(_LANGUAGES) > 16:
+            _LANGUAGES.clear()
+        _LANGUAGES[key] = cached
+    return list(cached)
+
+
+#: the languages of a store, by database and newest version id
+_LANGUAGES: dict[tuple[str, int], list[str | None]] = {}
+
+
+#: a query word at least this frequent in the query's language (wordfreq's Zipf scale: "what" 6.4,
+#: "many" 5.9, "does" 5.7, "court" 5.4) is a function word: the first, all-words search does not
+#: require it (questions as people ask them carry words the answer does not hold); calibrated on
+#: the tuning half of the question benchmark (python -m benchmarks search)
+COMMON_ZIPF = 5.9
+
+
+def _content(query: Query, written: Query, language: str | None) -> Query:
+    """``query`` without its clauses whose every written word is a function word of ``language``
+    (:data:`COMMON_ZIPF`), when any clause is left: what the all-words search requires."""
+    from citeline.text.lexicon import zipf
+
+    frequency = zipf(language or "en")
+    common = [all(frequency(w) >= COMMON_ZIPF for t in clause for w in t.words) for clause in written.must]
+    kept = [clause for clause, c in zip(query.must, common, strict=True) if not c]
+    return Query(kept, list(query.must_not)) if kept and len(kept) < len(query.must) else query
+
+
+def query_languages(text: str, languages: list[str | None]) -> list[str | None]:
+    """The languages to stem a query in: its own, when its words tell it and the store holds
+    documents in it; otherwise every language the store holds."""
+    from citeline.text.lexicon import told_language
+
+    told = told_language(text)
+    return [told] if told is not None and told in languages else languages
 
 
 def pg_tsquery(configs: Sequence[str]) -> str:
@@ -422,14 +474,15 @@ def run_search(
     if written.empty or k <= 0:
         return []
     dialect = connection.dialect.name
-    languages = store_languages(connection)
+    languages = query_languages(text, store_languages(connection))
     stemmed = stem_query(written, languages)
     # SQLite's column holds stems; PostgreSQL stems the written words with each configuration
     query = stemmed if dialect == "sqlite" else written
     configs = sorted({pg_config(lang) for lang in languages})
     shown = Query(written.must + stemmed.must)  # what a snippet looks for: the words and their stems
     hits: list[SearchHit] = []
-    for attempt in (query, None):
+    first = _content(query, written, languages[0] if len(languages) == 1 else "en")
+    for attempt in (first, None):
         if len(hits) >= k:
             break
         if attempt is None:  # the fallback

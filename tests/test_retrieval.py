@@ -373,3 +373,39 @@ def test_llama_index_reader_loads_current_chunks_as_text_nodes(report_pdf: Store
     hits = CitelineRetriever(report_pdf, k=2, mode="hybrid", embedder=embedder).retrieve("Brücke Fluss Frühjahr")
     assert hits[0].node.metadata["page"] == 1
     assert hits[0].score == hits[0].node.metadata["score"]
+
+
+# ----------------------------------------------------------------------------- questions as people ask them
+
+
+@pytest.mark.parametrize(
+    ("question", "required"),
+    [
+        ("what is lymphoedema", ["lymphoedema"]),
+        ("How many participants took part?", ["participants", "took", "part"]),  # "took" 5.5, "part" 5.8
+        ("the of and", ["the", "of", "and"]),  # nothing left: all of them, as written
+        ("Qu'est-ce que le lymphœdème ?", ["qu", "est", "ce", "que", "le", "lymphœdeme"]),  # read as English
+    ],
+)
+def test_a_questions_function_words_are_not_required(question: str, required: list[str]) -> None:
+    from citeline.store.search import _content, parse_query
+
+    written = parse_query(question)
+    kept = _content(written, written, "en")
+    assert [w for clause in kept.must for t in clause for w in t.words] == required
+
+
+def test_a_chinese_or_japanese_question_is_searched_by_its_character_pairs(db_url: str, tmp_path: Path) -> None:
+    folder = tmp_path / "zh"
+    folder.mkdir()
+    (folder / "report_zh.txt").write_text(
+        "本报告提到的主要风险包括市场风险、信用风险和流动性风险。\n\n公司在二零一八年第一季度实现营业收入增长。\n",
+        encoding="utf-8",
+    )
+    (folder / "notes_ja.txt").write_text("開発者会議は毎月一回開かれます。\n", encoding="utf-8")
+    with Store(db_url) as store:
+        assert ingest_files(store, [folder], IngestOptions(workers=1)).count("failed") == 0
+        # neither question occurs as written: as one phrase, neither was found
+        assert store.search("这份报告提到哪些风险", k=1)[0].document == "report_zh.txt"
+        assert store.search("開発者会議はどのくらいの頻度で開かれる？", k=1)[0].document == "notes_ja.txt"
+        assert store.search('"这份报告提到哪些风险"', k=1) == []  # quoted: still a phrase
