@@ -90,7 +90,8 @@ def index_is_exact(url: str) -> int:
         with engine.connect() as conn:
             chunks = conn.execute(
                 text(
-                    "SELECT c.id, c.version_id, c.ordinal, c.text, v.language FROM chunks c JOIN document_versions v ON v.id = c.version_id"
+                    "SELECT c.id, c.version_id, c.ordinal, c.text, v.language "
+                    "FROM chunks c JOIN document_versions v ON v.id = c.version_id"
                 )
             ).all()
             if engine.dialect.name == "sqlite":

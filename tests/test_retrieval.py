@@ -360,7 +360,8 @@ def test_llama_index_reader_loads_current_chunks_as_text_nodes(report_pdf: Store
     assert all(isinstance(n, TextNode) for n in nodes)
     assert [n.id_ for n in nodes] == [c.chunk_id for c in chunks]
     assert [n.text for n in nodes] == [c.text for c in chunks]
-    assert nodes[0].metadata["source"] == "report.pdf" and nodes[0].metadata["page"] == 1
+    assert nodes[0].metadata["source"] == "report.pdf"
+    assert nodes[0].metadata["page"] == 1
     assert nodes[0].metadata["score"] is None
     assert len(CitelineReader(report_pdf, document="report.pdf").load_data()) == len(chunks)
     # a node loaded by the reader can be injected and verified by its id
