@@ -7,9 +7,13 @@ Chinese, Japanese and Korean, written without spaces, are found by any two chara
 query goes through the same tokenizer, so what is indexed and what is looked up always agree.
 
 SQLite keeps the search text in an FTS5 table (``chunk_search``, contentless: the index only, keyed
-by :func:`search_key` of the chunk's version and ordinal) ranked by BM25; PostgreSQL in
-``chunks.search`` (``tsvector``, the ``simple`` configuration, which stems for no language, over a
-GIN index) ranked by ``ts_rank``. The writer fills both in the version's transaction.
+by :func:`search_key` of the chunk's version and ordinal), stemmed in the version's language
+(:mod:`citeline.store.stemming`), ranked by BM25; PostgreSQL in ``chunks.search`` (``tsvector``
+made with the text search configuration of the version's language, over a GIN index) ranked by
+``ts_rank``. The writer fills both in the version's transaction. A query is stemmed in its own
+language when its words tell it and the store holds it, otherwise in every language the store
+holds (:func:`query_languages`); its function words are not required by the all-words search
+(:func:`_content`).
 
 Query syntax (:func:`parse_query`): words (all must occur; when fewer than ``k`` chunks hold all of
 them, chunks holding some follow, ranked below them: see :func:`run_search`), ``"a phrase"``,
