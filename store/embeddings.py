@@ -31,6 +31,14 @@ RRF_K = 60
 FUSE_DEPTH = 50
 
 
+def _numpy() -> Any:
+    try:
+        import numpy
+    except ImportError:
+        raise QueryError("Embeddings need numpy: pip install 'citeline[embeddings]'") from None
+    return numpy
+
+
 @runtime_checkable
 class Embedder(Protocol):
     """Texts to vectors (one per text, each of ``dimension`` floats); ``name`` identifies the
@@ -63,7 +71,7 @@ class HashingEmbedder:
         return out
 
     def __call__(self, texts: Sequence[str]) -> list[list[float]]:
-        import numpy as np
+        np = _numpy()
 
         vectors = []
         for text in texts:
@@ -98,14 +106,14 @@ def load_embedder(spec: str) -> Embedder:
 
 
 def pack(vector: Sequence[float], dimension: int) -> bytes:
-    import numpy as np
+    np = _numpy()
 
     array = np.asarray(vector, dtype="<f4")
     if array.shape != (dimension,):
         raise QueryError(f"An embedding has {array.size} values, the embedder's dimension is {dimension}")
     if not np.isfinite(array).all():
         raise QueryError("An embedding holds a value that is not a finite number")
-    return array.tobytes()
+    return bytes(array.tobytes())
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,7 +209,7 @@ _MATRICES: dict[tuple[str, str, bool], tuple[tuple[Any, ...], list[str], list[st
 
 
 def _matrix(connection: Any, model: str, all_versions: bool) -> tuple[list[str], list[str], Any]:
-    import numpy as np
+    np = _numpy()
     from sqlalchemy import text as sql
 
     state = tuple(connection.execute(sql(_STATE), {"model": model}).one())
@@ -230,7 +238,7 @@ def vector_ranking(
 ) -> list[tuple[str, float]]:
     """``(chunk_id, cosine)`` of the ``k`` chunks nearest ``query`` among those with a vector of
     ``embedder.name`` (current versions unless ``all_versions``; URIs matching the glob ``document``)."""
-    import numpy as np
+    np = _numpy()
 
     ids, uris, matrix = _matrix(connection, embedder.name, all_versions)
     if not ids:

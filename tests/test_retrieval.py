@@ -223,6 +223,8 @@ def test_embed_search_and_changes_commands(texts: Store, db_url: str) -> None:
     assert json.loads(out.splitlines()[0])["document"] == "hopital_fr.txt"
     code, _, err = run("--db", db_url, "search", "médecin", "--mode", "vector")
     assert (code, err.strip()) == (2, "Error: --mode vector needs --embedder (the one `citeline embed` used)")
+    code, _, err = run("--db", db_url, "changes")
+    assert (code, err.strip()) == (2, "Error: changes needs --since or --needs-embedding")
     code, _, err = run("--db", db_url, "embed", "--embedder", "no_such_module_zz:thing")
     assert code != 0
     assert err.startswith("Error: Embedder 'no_such_module_zz:thing': No module named")
