@@ -229,10 +229,12 @@ def run(total: int = 100_000) -> dict[str, Any]:
                 idx = [i for i, q in enumerate(scored) if split.get(q["file"]) == half]
                 entry[half] = scores([ranked[i] for i in idx], [wanted[i] for i in idx])
             results[mode] = entry
+            print(f"   {mode:12} {entry}", flush=True)  # as they come: the scale runs take minutes
         store.close()
         texts = [q["question"] for q in scored]
         with section(f"SQLite: grow to {total:,} chunks, latency per mode"):
             results["sqlite_scale"] = scale_latency(f"sqlite:///{db}", chunks, texts, embedder, total)
+            print(f"   sqlite_scale {results['sqlite_scale']}", flush=True)
         results["postgresql_scale"] = _postgres(folder, texts, embedder, total)
     for k, v in results.items():
         print(f"   {k:20} {v}")
