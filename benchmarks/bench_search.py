@@ -29,6 +29,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from benchmarks import search_questions
 from benchmarks.common import linked_corpus, section, text_layer_pdfs, timed
 from citeline.batch import IngestOptions, ingest_files
 from citeline.ingest.extract.ocr import OcrSettings
@@ -99,7 +100,7 @@ def recall(store: Store, qs: list[tuple[str, str, str]], want: list[set[str]]) -
     return round(found / len(qs), 4)
 
 
-def grow(db: Path, chunks: list[Any], total: int) -> int:
+def grow(db: Path | str, chunks: list[Any], total: int) -> int:
     """Add synthetic chunks (words drawn from the corpus's word frequencies, lengths from its
     chunks) until the database holds ``total``: rows copied from a real version, so every column
     is as the writer leaves it, indexed by the writer's own index step."""
@@ -112,7 +113,7 @@ def grow(db: Path, chunks: list[Any], total: int) -> int:
     words, weights = zip(*vocabulary.items(), strict=True)
     lengths = [len(c.text.split()) for c in chunks]
     rng = random.Random(SEED)
-    engine = create_engine(f"sqlite:///{db}")
+    engine = create_engine(db if isinstance(db, str) else f"sqlite:///{db}")  # a SQLite file or a database URL
     per_version = 100
     added = 0
     with engine.begin() as conn:
@@ -136,7 +137,7 @@ def grow(db: Path, chunks: list[Any], total: int) -> int:
                 rows.append({**chunk, "id": f"ck_syn{vid:08}{ordinal:04}", "version_id": vid, "ordinal": ordinal})
                 rows[-1]["text"] = body
             conn.execute(m.Chunk.__table__.insert(), rows)
-            index_chunks(conn, vid, [(r["ordinal"], r["id"], r["text"]) for r in rows])
+            index_chunks(conn, vid, [(r["ordinal"], r["id"], r["text"]) for r in rows], version.get("language"))
             added += len(rows)
             n += 1
     engine.dispose()
@@ -223,6 +224,8 @@ def run() -> dict[str, Any]:
             }
             results["ingest_ratio_with_index"] = round(statistics.median(with_index) / statistics.median(without), 3)
         shutil.rmtree(folder)
+    with section("questions as people ask them (issue 34): every mode, rank_bm25, latency at 100,000 chunks"):
+        results["questions"] = search_questions.run(SCALE_CHUNKS)
     for k, v in results.items():
         print(f"   {k:32} {v}")
     return results
@@ -241,5 +244,7 @@ def markdown(r: dict[str, Any]) -> str:
             "",
             f"* ingest with the index / without it (medians of {len(r['ingest_seconds']['with_index'])} rounds): "
             f"**{r['ingest_ratio_with_index']}x**",
+            "",
+            search_questions.markdown(r["questions"]) if "questions" in r else "",
         ]
     )

@@ -11,6 +11,13 @@ import click
 
 from citeline.app import EXIT_USAGE, CommandError, cli, collection_option, db_option, errors_as_messages, open_store
 from citeline.output import csv_text, table
+from citeline.store.embeddings import load_embedder
+from citeline.store.search import Change, SearchMode
+
+EMBEDDER_HELP = (
+    "The embedding model: MODULE:NAME (an Embedder object, or a callable returning one), or 'hashing' "
+    "(citeline's deterministic test embedder, no meaning: for tests only)."
+)
 
 _HIT_COLUMNS = ["chunk_id", "score", "document", "version", "page_start", "page_end", "snippet"]
 
@@ -30,6 +37,14 @@ _HIT_COLUMNS = ["chunk_id", "score", "document", "version", "page_start", "page_
 @click.option("--context", "record", is_flag=True, help="Record the hits as an injected set (a context id).")
 @click.option("--markers", default=None, metavar="S1,S2,...", help="Marker names for the hits (default: S1..Sn).")
 @collection_option("Only documents of this collection.")
+@click.option(
+    "--mode",
+    type=click.Choice(["keyword", "vector", "hybrid"]),
+    default="keyword",
+    show_default=True,
+    help="keyword: the stemmed full-text index; vector: the stored embeddings; hybrid: both, fused by rank.",
+)
+@click.option("--embedder", "embedder_spec", metavar="SPEC", default=None, help=EMBEDDER_HELP)
 @db_option
 def search(
     query: str,
@@ -40,12 +55,19 @@ def search(
     record: bool,
     markers: str | None,
     collection: str | None,
+    mode: SearchMode,
+    embedder_spec: str | None,
 ) -> None:
     """Full-text search over the chunks of current versions, best first.
 
     QUERY: words (all must occur; chunks holding only some follow when fewer than --k hold all),
-    "a phrase", prefix*, a OR b, NOT word or -word. Case, accents and ligatures do not matter;
-    Chinese and Japanese are found by any two characters or more. Text that is not valid syntax
+    "a phrase", prefix*, a OR b, NOT word or -word. Case, accents and ligatures do not matter,
+    nor a word's form in the document's language ("participant" finds "participants"); Chinese
+    and Japanese are found by any two characters or more.
+
+    --mode vector or hybrid ranks by the vectors `citeline embed` stored, with the same
+    --embedder (it embeds the query); hybrid fuses the keyword and vector lists (reciprocal rank
+    fusion): scores are then the cosine, or the fused score. Text that is not valid syntax
     (an unbalanced quote, a lone OR) is read as plain words, never an error.
 
     With --context the hits are recorded as an injected set and the prompt block is printed with
@@ -62,14 +84,26 @@ def search(
         citeline search 'licen* -proprietary' --document 'pdf/*' --format jsonl
         citeline search 'GNU General Public License' --k 4 --context > prompt.txt
         citeline search 'notice period' --collection legal --context
+        citeline search 'how many participants took part' --mode hybrid --embedder mypkg.embed:model
     """
     store = open_store(migrate=record)
+    if mode != "keyword" and embedder_spec is None:
+        raise CommandError(f"--mode {mode} needs --embedder (the one `citeline embed` used)", EXIT_USAGE)
     names = [name.strip() for name in markers.split(",")] if markers else None
     if names is not None and (not all(names) or len(set(names)) != len(names)):
         raise CommandError("--markers: names must be distinct and not empty", EXIT_USAGE)
     fmt = fmt or ("prompt" if record else "table")
     with errors_as_messages():
-        hits = store.search(query, k, document=document, all_versions=all_versions, collection=collection)
+        embedder = load_embedder(embedder_spec) if embedder_spec and mode != "keyword" else None
+        hits = store.search(
+            query,
+            k,
+            document=document,
+            all_versions=all_versions,
+            collection=collection,
+            mode=mode,
+            embedder=embedder,
+        )
         if not hits:
             where = "" if collection is None else f" of collection {collection!r}"
             raise CommandError(f"No chunk matches {query!r}" + ("" if all_versions else " in current versions") + where)
@@ -127,14 +161,21 @@ def prompt_text(context_id: str | None, labels: list[str], hits: list[Any]) -> s
 @cli.command()
 @click.option(
     "--since",
-    required=True,
+    default=None,
     metavar="RUN_ID|ISO_TIME",
     help="An ingestion run id (changes since it started) or a time (UTC unless it names a zone).",
+)
+@click.option(
+    "--needs-embedding",
+    "model",
+    default=None,
+    metavar="MODEL",
+    help="List current chunks whose text has no vector of this model name (change: needs_embedding).",
 )
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "table", "csv"]), default="jsonl", show_default=True)
 @collection_option("Only changes to documents of this collection.")
 @db_option
-def changes(since: str, fmt: str, collection: str | None) -> None:
+def changes(since: str | None, model: str | None, fmt: str, collection: str | None) -> None:
     """Chunks added and retired since a run or a time: what an external embedding index applies to
     stay in step with the store.
 
@@ -143,6 +184,10 @@ def changes(since: str, fmt: str, collection: str | None) -> None:
     lines come first, then retired ones, each in time order; a chunk added and retired inside the
     window is not listed. Apply them in order: upsert the added, delete the retired.
 
+    With --needs-embedding MODEL: the current chunks whose text has no vector of MODEL in the
+    store (`citeline embed` fills them; a chunk whose text did not change in a new version keeps
+    its vector), as lines with change "needs_embedding" and at null, after any --since lines.
+
     jsonl fields: change, chunk_id, document, version, at, collection.
 
     \b
@@ -150,7 +195,33 @@ def changes(since: str, fmt: str, collection: str | None) -> None:
         citeline changes --since 12
         citeline changes --since 2026-11-30T18:00:00Z --format table
         citeline changes --since 12 --collection legal
+        citeline changes --since 12 --collection legal
+        citeline changes --needs-embedding citeline-test-hashing-256
     """
+    if since is None and model is None:
+        raise CommandError("changes needs --since or --needs-embedding", EXIT_USAGE)
+    store = open_store(migrate=False)
+    found: list[Any] = []
+    if since is not None:
+        with errors_as_messages():
+            found = store.changes(_since_point(since), collection=collection)
+    if model is not None:
+        with errors_as_messages():
+            found += [
+                Change("needs_embedding", c.chunk_id, c.document_uri, c.version_no, None, c.collection)
+                for c in store.needs_embedding(model)
+                if collection is None or c.collection == collection
+            ]
+    if fmt == "jsonl":
+        for change in found:
+            click.echo(json.dumps(change.as_json(), ensure_ascii=False))
+        return
+    columns = ["change", "chunk_id", "document", "version", "at"]
+    rows = [[c.change, c.chunk_id, c.document, c.version, c.at.isoformat() if c.at else ""] for c in found]
+    click.echo(csv_text(columns, rows) if fmt == "csv" else table(columns, rows), nl=fmt != "csv")
+
+
+def _since_point(since: str) -> datetime | int:
     point: datetime | int
     if since.isdigit():
         point = int(since)
@@ -163,13 +234,31 @@ def changes(since: str, fmt: str, collection: str | None) -> None:
             ) from None
         if point.tzinfo is None:
             point = point.replace(tzinfo=UTC)
-    store = open_store(migrate=False)
+    return point
+
+
+# ----------------------------------------------------------------------------- embed
+
+
+@cli.command()
+@click.option("--embedder", "embedder_spec", metavar="SPEC", required=True, help=EMBEDDER_HELP)
+@click.option("--batch-size", type=click.IntRange(1, 100_000), default=64, show_default=True, help="Texts per call.")
+@db_option
+def embed(embedder_spec: str, batch_size: int) -> None:
+    """Store vectors for the current chunks that have none of this model yet.
+
+    Vectors are keyed by the chunk text's sha256 and the model name: after a new version of a
+    file, only chunks whose text changed are embedded again. Prints one JSON line: model,
+    embedded (texts sent to the model), reused (chunks that kept a vector), chunks (current).
+    Then `citeline search --mode vector|hybrid --embedder SPEC` uses them.
+
+    \b
+    Example:
+        citeline embed --embedder mypkg.embed:model
+        citeline changes --needs-embedding all-MiniLM-L6-v2
+    """
+    store = open_store()
     with errors_as_messages():
-        found = store.changes(point, collection=collection)
-    if fmt == "jsonl":
-        for change in found:
-            click.echo(json.dumps(change.as_json(), ensure_ascii=False))
-        return
-    columns = ["change", "chunk_id", "document", "version", "at"]
-    rows = [[c.change, c.chunk_id, c.document, c.version, c.at.isoformat() if c.at else ""] for c in found]
-    click.echo(csv_text(columns, rows) if fmt == "csv" else table(columns, rows), nl=fmt != "csv")
+        embedder = load_embedder(embedder_spec)
+        result = store.embed(embedder, batch_size=batch_size)
+    click.echo(json.dumps(result.as_json(), ensure_ascii=False))

@@ -28,24 +28,54 @@ from citeline.output import dumps
 @click.option(
     "--allow-superseded", is_flag=True, help="Inject chunks of superseded or deleted versions too (refused otherwise)."
 )
+@click.option(
+    "--merge/--no-merge",
+    default=True,
+    show_default=True,
+    help="Merge chunks that overlap or touch (neighbours of one version) into one passage under one marker.",
+)
+@click.option(
+    "--max-tokens",
+    type=click.IntRange(1),
+    default=None,
+    metavar="N",
+    help="Keep passages, in the order given, while the prompt's sources stay within N approximate tokens.",
+)
 @click.option("--format", "fmt", type=click.Choice(["prompt", "json"]), default="prompt", show_default=True)
 @db_option
-def context(chunk_ids: tuple[str, ...], markers: str | None, allow_superseded: bool, fmt: str) -> None:
+def context(
+    chunk_ids: tuple[str, ...],
+    markers: str | None,
+    allow_superseded: bool,
+    merge: bool,
+    max_tokens: int | None,
+    fmt: str,
+) -> None:
     """Record an injected set of chunks and print the prompt block for it.
 
     The context id it records is what `citeline verify --context ID` checks markers against:
     an answer may only cite the markers injected here. A chunk id given twice, or a chunk of a
     superseded version (unless --allow-superseded), is refused.
 
+    Chunks of one version that overlap or touch (a chunk and its neighbour sharing a sentence) are
+    one passage: its text once, under one marker (the first one's; the default names number the
+    passages). The passage's later chunks are recorded as MARKER~2, MARKER~3 in the JSON's
+    sources, and verify reads MARKER as all of them, offsets exact. --max-tokens keeps passages in
+    the order given while their source blocks fit (approximate tokens, as --chunk-unit tokens
+    counts: words, numbers, punctuation, one per CJK character); one that does not fit is left out.
+
     \b
     Example:
         citeline context ck_1669895572e4db8a9056 ck_2f4aecd6d15fbbca6003
         citeline context ck_1669895572e4db8a9056 --format json
+        citeline context ck_1669895572e4db8a9056 ck_2f4aecd6d15fbbca6003 --max-tokens 1500
     """
     store = open_store()
     names = [m.strip() for m in markers.split(",")] if markers else None
     with errors_as_messages():
-        ctx = store.create_context(list(chunk_ids), markers=names, allow_superseded=allow_superseded)
+        ctx = store.create_context(
+            list(chunk_ids), markers=names, allow_superseded=allow_superseded, merge=merge, max_tokens=max_tokens
+        )
     if fmt == "json":
         payload = ctx.as_json()
         payload["chunks"] = [

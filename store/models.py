@@ -113,6 +113,8 @@ class DocumentVersion(Base):
     #: when the version last became current (its ingest, or the ingest that restored it)
     current_since: Mapped[datetime | None] = mapped_column(UTCDateTime)
     run_id: Mapped[int | None] = mapped_column(ForeignKey("ingestion_runs.id", ondelete="SET NULL"))
+    #: the text's language (a wordfreq code, citeline.text.lexicon): the full-text index stems in it
+    language: Mapped[str | None] = mapped_column(String(16))
 
 
 class Page(Base):
@@ -251,6 +253,20 @@ class Context(Base):
     __tablename__ = "contexts"
 
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Embedding(Base):
+    """A vector of a chunk text by one model, keyed by the text's sha256 (chunks of any version
+    with that text share it) and the model's name (see citeline.store.embeddings)."""
+
+    __tablename__ = "embeddings"
+
+    model: Mapped[str] = mapped_column(String(200), primary_key=True)
+    text_sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    dimension: Mapped[int] = mapped_column(Integer)
+    #: little-endian float32 values
+    vector: Mapped[bytes] = mapped_column(LargeBinary)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 

@@ -191,11 +191,76 @@ class ContextInfo:
         }
 
 
+#: a chunk that continues the passage of marker ``M`` (overlapping neighbours merged into one
+#: passage) is recorded under ``M~2``, ``M~3``, ...: verification reads ``M`` as all of them
+CONTINUES = "~"
+
+
+def passage_marker(marker: str) -> str:
+    """The marker of the passage a recorded marker belongs to (``S1~2`` -> ``S1``)."""
+    return marker.split(CONTINUES, 1)[0]
+
+
+def can_merge(first: ChunkInfo, second: ChunkInfo) -> bool:
+    """Whether two chunks of one version overlap or touch in the cleaned text (and their texts are
+    their clean spans, so the passage's text is exactly the clean text of its span)."""
+    return (
+        first.version_id == second.version_id
+        and second.clean_start <= first.clean_end
+        and first.clean_start <= second.clean_end
+        and len(first.text) == first.clean_end - first.clean_start
+        and len(second.text) == second.clean_end - second.clean_start
+    )
+
+
+def passage_text(chunks: Sequence[ChunkInfo]) -> str:
+    """The text of chunks merged into one passage (in clean-text order, each overlap once): the
+    clean text from the first one's start to the last one's end."""
+    ordered = sorted(chunks, key=lambda c: c.clean_start)
+    text, end = ordered[0].text, ordered[0].clean_end
+    for c in ordered[1:]:
+        if c.clean_end > end:
+            text += c.text[max(0, end - c.clean_start) :]
+            end = c.clean_end
+    return text
+
+
+def passages(chunks: Sequence[tuple[str, ChunkInfo]]) -> list[tuple[str, list[ChunkInfo]]]:
+    """Recorded ``(marker, chunk)`` pairs grouped into passages: each continuation marker's chunk
+    joins its passage's."""
+    out: list[tuple[str, list[ChunkInfo]]] = []
+    index: dict[str, int] = {}
+    for mk, c in chunks:
+        head = passage_marker(mk)
+        if head != mk and head in index:
+            out[index[head]][1].append(c)
+        else:
+            index[mk] = len(out)
+            out.append((mk, [c]))
+    return out
+
+
+def passage_block(marker: str, chunks: Sequence[ChunkInfo]) -> str:
+    """A passage's source block: its pages from the first chunk's first to the last one's last."""
+    starts = [c.page_start for c in chunks if c.page_start is not None]
+    ends = [c.page_end for c in chunks if c.page_end is not None]
+    first = chunks[0]
+    return source_block(
+        marker,
+        first.document_uri,
+        first.version_no,
+        min(starts) if starts else None,
+        max(ends) if ends else None,
+        passage_text(chunks),
+    )
+
+
 def prompt_block(context_id: str, chunks: Sequence[tuple[str, ChunkInfo]]) -> str:
-    """The text to put in a prompt for an injected set: a comment naming the context, then per chunk
-    ``[marker] document (version N, p. X-Y)`` and its text."""
+    """The text to put in a prompt for an injected set: a comment naming the context, then per
+    passage (a chunk, or overlapping neighbours merged) ``[marker] document (version N, p. X-Y)``
+    and its text."""
     out = [f"<!-- citeline context {context_id} -->"]
-    out += [source_block(mk, c.document_uri, c.version_no, c.page_start, c.page_end, c.text) for mk, c in chunks]
+    out += [passage_block(mk, group) for mk, group in passages(chunks)]
     return "\n".join(out)
 
 

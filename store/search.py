@@ -7,9 +7,13 @@ Chinese, Japanese and Korean, written without spaces, are found by any two chara
 query goes through the same tokenizer, so what is indexed and what is looked up always agree.
 
 SQLite keeps the search text in an FTS5 table (``chunk_search``, contentless: the index only, keyed
-by :func:`search_key` of the chunk's version and ordinal) ranked by BM25; PostgreSQL in
-``chunks.search`` (``tsvector``, the ``simple`` configuration, which stems for no language, over a
-GIN index) ranked by ``ts_rank``. The writer fills both in the version's transaction.
+by :func:`search_key` of the chunk's version and ordinal), stemmed in the version's language
+(:mod:`citeline.store.stemming`), ranked by BM25; PostgreSQL in ``chunks.search`` (``tsvector``
+made with the text search configuration of the version's language, over a GIN index) ranked by
+``ts_rank``. The writer fills both in the version's transaction. A query is stemmed in its own
+language when its words tell it and the store holds it, otherwise in every language the store
+holds (:func:`query_languages`); its function words are not required by the all-words search
+(:func:`_content`).
 
 Query syntax (:func:`parse_query`): words (all must occur; when fewer than ``k`` chunks hold all of
 them, chunks holding some follow, ranked below them: see :func:`run_search`), ``"a phrase"``,
@@ -23,10 +27,15 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
+from citeline.store.stemming import pg_config, stem_terms
 from citeline.text.scripts import CJK_LETTERS
+
+#: how a search ranks: the stemmed full-text index, the embeddings, or both fused
+SearchMode = Literal["keyword", "vector", "hybrid"]
 
 _WORD = re.compile(r"[^\W_]+")
 #: the fallback search ranks at most about this many chunks (see :func:`run_search`)
@@ -83,9 +92,29 @@ def search_key(version_id: int, ordinal: int) -> int:
     return version_id << ORDINAL_BITS | ordinal
 
 
-def search_text(text: str) -> str:
-    """What the index holds for a chunk: its terms, space-separated."""
-    return " ".join(terms(text))
+def search_text(text: str, language: str | None = None) -> str:
+    """What the index holds for a chunk: its terms, space-separated, stemmed in ``language`` when
+    given (SQLite's column; PostgreSQL stems with its own configuration and is given None)."""
+    words = terms(text)
+    return " ".join(stem_terms(words, language) if language else words)
+
+
+def stem_query(query: Query, languages: Sequence[str | None]) -> Query:
+    """The query with each term replaced by its stemmed forms in each of ``languages`` (one
+    alternative per distinct form, joined by OR): what SQLite's stemmed column is searched with.
+    The last word of a prefix term is kept as written (``licen*`` is a prefix of stems too)."""
+
+    def forms(t: Term) -> list[Term]:
+        out: dict[tuple[str, ...], None] = {}
+        for lang in languages or [None]:
+            stemmed = stem_terms(t.words[:-1] if t.prefix else t.words, lang)
+            out[tuple(stemmed) + ((t.words[-1],) if t.prefix else ())] = None
+        return [Term(words, t.prefix) for words in out]
+
+    return Query(
+        [[f for t in clause for f in forms(t)] for clause in query.must],
+        [f for t in query.must_not for f in forms(t)],
+    )
 
 
 # ----------------------------------------------------------------------------- query language
@@ -124,6 +153,13 @@ MAX_QUERY_CHARS = 20_000
 #: holding the whole phrase holds too.
 MAX_QUERY_WORDS = 256
 
+#: a run of CJK letters longer than this, unquoted, is a clause or a sentence, not one word
+CJK_WORD_CHARS = 4
+
+
+def _sentence_run(raw: str) -> bool:
+    return any(len(run) > CJK_WORD_CHARS for run in _CJK_RUN.findall(raw))
+
 
 def parse_query(text: str) -> Query:
     """The query language of the module docstring; never raises."""
@@ -160,6 +196,11 @@ def parse_query(text: str) -> Query:
         if prefix and len(words[-1]) < 2:
             prefix = False  # "a*" would match half the index
         term = Term(words, prefix)
+        if raw is not None and not negate and not pending_or and not prefix and _sentence_run(raw):
+            # a question in Chinese or Japanese, written without spaces: its character pairs are
+            # its words (as a phrase, the whole sentence would have to occur as written)
+            query.must.extend([Term((w,))] for w in dict.fromkeys(words))
+            continue
         if negate:
             query.must_not.append(term)
             negate = False
@@ -290,7 +331,71 @@ LIMIT :k
 """
 
 
-def _statement(dialect: str, *, all_versions: bool, document: bool, exclude: int, collection: bool = False) -> str:
+def store_languages(connection: Any) -> list[str | None]:
+    """The languages of the store's document versions (``None`` for a version of none known)."""
+    from sqlalchemy import text as sql
+
+    # cached by the newest version's id: a version's language never changes, and every version
+    # that could bring a new one raises it (a scan of the versions' rows costs milliseconds)
+    newest = connection.execute(sql("SELECT max(id) FROM document_versions")).scalar()
+    key = (str(connection.engine.url), int(newest or 0))
+    cached = _LANGUAGES.get(key)
+    if cached is None:
+        rows = connection.execute(sql("SELECT DISTINCT language FROM document_versions")).all()
+        cached = sorted((r[0] for r in rows), key=lambda lang: lang or "")
+        if len(_LANGUAGES) > 16:
+            _LANGUAGES.clear()
+        _LANGUAGES[key] = cached
+    return list(cached)
+
+
+#: the languages of a store, by database and newest version id
+_LANGUAGES: dict[tuple[str, int], list[str | None]] = {}
+
+
+#: a query word at least this frequent in the query's language (wordfreq's Zipf scale: "what" 6.4,
+#: "many" 5.9, "does" 5.7, "court" 5.4) is a function word: the first, all-words search does not
+#: require it (questions as people ask them carry words the answer does not hold). Chosen from
+#: wordfreq's scale by hand (question and function words at 5.9 and above, content words below) and
+#: measured on both halves of the question benchmark: the evaluation half was not held out for it
+COMMON_ZIPF = 5.9
+
+
+def _content(query: Query, written: Query, language: str | None) -> Query:
+    """``query`` without its clauses whose every written word is a function word of ``language``
+    (:data:`COMMON_ZIPF`), when any clause is left: what the all-words search requires."""
+    from citeline.text.lexicon import zipf
+
+    frequency = zipf(language or "en")
+    common = [all(frequency(w) >= COMMON_ZIPF for t in clause for w in t.words) for clause in written.must]
+    kept = [clause for clause, c in zip(query.must, common, strict=True) if not c]
+    return Query(kept, list(query.must_not)) if kept and len(kept) < len(query.must) else query
+
+
+def query_languages(text: str, languages: list[str | None]) -> list[str | None]:
+    """The languages to stem a query in: its own, when its words tell it and the store holds
+    documents in it; otherwise every language the store holds."""
+    from citeline.text.lexicon import told_language
+
+    told = told_language(text)
+    return [told] if told is not None and told in languages else languages
+
+
+def pg_tsquery(configs: Sequence[str]) -> str:
+    """The SQL of the tsquery ``:q`` read with each text search configuration of ``configs`` (a
+    closed set of names: :data:`citeline.store.stemming.PG_CONFIGS`), any of them enough."""
+    return " || ".join(f"to_tsquery('{c}', :q)" for c in configs or ["simple"])
+
+
+def _statement(
+    dialect: str,
+    *,
+    all_versions: bool,
+    document: bool,
+    exclude: int,
+    configs: Sequence[str] = (),
+    collection: bool = False,
+) -> str:
     if dialect == "sqlite":
         # m: FTS5's own top keys and scores, a VALUES list from run_search
         score, source, match = (
@@ -301,9 +406,9 @@ def _statement(dialect: str, *, all_versions: bool, document: bool, exclude: int
         doc = "AND d.uri GLOB :document" if document else ""
     else:
         score, source, match = (
-            "ts_rank(c.search, to_tsquery('simple', :q), 1)",
+            f"ts_rank(c.search, {pg_tsquery(configs)}, 1)",
             "chunks c",
-            "c.search @@ to_tsquery('simple', :q)",
+            f"c.search @@ ({pg_tsquery(configs)})",
         )
         doc = "AND d.uri ~ :document" if document else ""
     current = "" if all_versions else "AND v.superseded_at IS NULL AND d.deleted_at IS NULL"
@@ -325,10 +430,10 @@ _TOP_SQL = "SELECT rowid, -rank FROM chunk_search WHERE chunk_search MATCH :q OR
 
 #: document frequencies by database and index state (its highest key, which every write raises:
 #: entries are only ever added), so a long-lived process looks each word up once
-_DF_CACHE: dict[tuple[str, int], dict[str, int]] = {}
+_DF_CACHE: dict[tuple[str, int, tuple[str, ...]], dict[str, int]] = {}
 
 
-def _frequencies(connection: Any, words: list[str]) -> dict[str, int]:
+def _frequencies(connection: Any, words: list[str], configs: Sequence[str] = ()) -> dict[str, int]:
     """How many chunks (of any version) hold each word, cached while the index is unchanged: on
     SQLite from ``chunk_search_vocab``, on PostgreSQL a count over the GIN index."""
     from sqlalchemy import text as sql
@@ -339,12 +444,12 @@ def _frequencies(connection: Any, words: list[str]) -> dict[str, int]:
         state = raw.execute("SELECT rowid FROM chunk_search ORDER BY rowid DESC LIMIT 1").fetchone()
     else:  # every version adds its chunks to the index, and versions are never deleted
         state = connection.execute(sql("SELECT max(id) FROM document_versions")).fetchone()
-    key = (str(connection.engine.url), int(state[0]) if state and state[0] is not None else 0)
+    key = (str(connection.engine.url), int(state[0]) if state and state[0] is not None else 0, tuple(configs))
     cache = _DF_CACHE.get(key)
     if cache is None or len(cache) > 100_000:
         _DF_CACHE.clear()  # one index state at a time: the old one is stale
         cache = _DF_CACHE[key] = {}
-    count = sql("SELECT count(*) FROM chunks WHERE search @@ to_tsquery('simple', :q)")
+    count = sql(f"SELECT count(*) FROM chunks WHERE search @@ ({pg_tsquery(configs)})")
     for word in words:
         if word not in cache:
             if sqlite:
@@ -355,7 +460,7 @@ def _frequencies(connection: Any, words: list[str]) -> dict[str, int]:
     return {w: cache[w] for w in words}
 
 
-def _rarest(connection: Any, query: Query) -> Query:
+def _rarest(connection: Any, query: Query, configs: Sequence[str] = ()) -> Query:
     """The fallback: any of the query's clauses, rarest first, while together they match at most
     about :data:`FALLBACK_ROWS` chunks (always at least the rarest). A clause's frequency is its
     rarest word's document frequency; a prefix counts as common. Besides bounding the work, this
@@ -364,7 +469,7 @@ def _rarest(connection: Any, query: Query) -> Query:
 
     # a phrase is at most as frequent as its rarest word: its first few words tell enough
     words = sorted({w for clause in query.must for t in clause if not t.prefix for w in t.words[:3]})
-    df = _frequencies(connection, words)
+    df = _frequencies(connection, words, configs)
 
     def frequency(clause: list[Term]) -> int:
         return sum(FALLBACK_ROWS if t.prefix else min(df[w] for w in t.words[:3]) for t in clause)
@@ -451,18 +556,25 @@ def run_search(
     nothing, and ranking every chunk holding "the" is what would cost the time)."""
     from sqlalchemy import text as sql
 
-    query = parse_query(text)
-    if query.empty or k <= 0:
+    written = parse_query(text)
+    if written.empty or k <= 0:
         return []
     dialect = connection.dialect.name
+    languages = query_languages(text, store_languages(connection))
+    stemmed = stem_query(written, languages)
+    # SQLite's column holds stems; PostgreSQL stems the written words with each configuration
+    query = stemmed if dialect == "sqlite" else written
+    configs = sorted({pg_config(lang) for lang in languages})
+    shown = Query(written.must + stemmed.must)  # what a snippet looks for: the words and their stems
     hits: list[SearchHit] = []
-    for attempt in (query, None):
+    first = _content(query, written, languages[0] if len(languages) == 1 else "en")
+    for attempt in (first, None):
         if len(hits) >= k:
             break
         if attempt is None:  # the fallback
             if len(query.must) == 1:
                 break  # one clause: "any of" is the same search
-            attempt = _rarest(connection, query)
+            attempt = _rarest(connection, query, configs)
         rendered = to_fts5(attempt) if dialect == "sqlite" else to_tsquery(attempt)
         params: dict[str, Any] = {"q": rendered, "k": k - len(hits)}
         if document is not None:
@@ -476,6 +588,7 @@ def run_search(
             all_versions=all_versions,
             document=document is not None,
             exclude=len(hits),
+            configs=configs,
             collection=collection is not None,
         )
         if dialect == "sqlite":
@@ -511,12 +624,55 @@ def run_search(
                     page_end=row[6],
                     raw_start=int(row[7]),
                     raw_end=int(row[8]),
-                    snippet=snippet(row[9], query),
+                    snippet=snippet(row[9], shown),
                     text=row[9],
                     collection=row[10],
                 )
             )
     return hits
+
+
+_BY_ID = """
+SELECT c.id, d.uri, v.version_no,
+       CASE WHEN v.superseded_at IS NULL AND d.deleted_at IS NULL THEN 1 ELSE 0 END AS is_current,
+       c.page_start, c.page_end, c.raw_start, c.raw_end, c.text
+FROM chunks c JOIN document_versions v ON v.id = c.version_id JOIN documents d ON d.id = v.document_id
+WHERE c.id IN ({ids})
+"""
+
+
+def hits_by_id(connection: Any, ranked: Sequence[tuple[str, float]], text: str) -> list[SearchHit]:
+    """:class:`SearchHit` s for ``(chunk_id, score)`` pairs, in their order (a vector or fused
+    ranking), with snippets around the words of the query ``text``."""
+    from sqlalchemy import text as sql
+
+    if not ranked:
+        return []
+    params = {f"i{n}": cid for n, (cid, _) in enumerate(ranked)}
+    rows = {r[0]: r for r in connection.execute(sql(_BY_ID.format(ids=", ".join(f":{p}" for p in params))), params)}
+    written = parse_query(text)
+    shown = Query(written.must + stem_query(written, store_languages(connection)).must)
+    out = []
+    for cid, score in ranked:
+        row = rows.get(cid)
+        if row is None:
+            continue
+        out.append(
+            SearchHit(
+                chunk_id=cid,
+                score=score,
+                document=row[1],
+                version=int(row[2]),
+                is_current=bool(row[3]),
+                page_start=row[4],
+                page_end=row[5],
+                raw_start=int(row[6]),
+                raw_end=int(row[7]),
+                snippet=snippet(row[8], shown),
+                text=row[8],
+            )
+        )
+    return out
 
 
 # ----------------------------------------------------------------------------- the change feed
@@ -527,7 +683,7 @@ class Change:
     """A chunk that became current (``added``) or stopped being current (``retired``: its version
     was superseded or its document deleted) since a point in time."""
 
-    change: str  # "added" or "retired"
+    change: str  # "added", "retired" (or "needs_embedding": citeline changes --needs-embedding)
     chunk_id: str
     document: str
     version: int

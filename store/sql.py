@@ -66,6 +66,7 @@ CITELINE_TABLES = (
     "context_sources",
     "verification_runs",
     "verification_results",
+    "embeddings",
     "alembic_version",
 )
 #: What a SQLite query may do (authorizer action codes): read tables, select, call functions, recurse.

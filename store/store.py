@@ -5,6 +5,7 @@ Everything the CLI does goes through these methods (the CLI only parses options 
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from citeline.store.records import (
     VersionInfo,
     WriteResult,
 )
-from citeline.store.search import Change, SearchHit, changes_since, run_search
+from citeline.store.search import Change, SearchHit, SearchMode, changes_since, hits_by_id, run_search
 from citeline.store.writer import PackedGeometry, mark_deleted, write_version
 from citeline.text.geometry import Box, Geometry
 from citeline.text.names import unescape_name
@@ -37,6 +38,7 @@ from citeline.text.offsets import Normalized, OffsetMap, Original
 
 if TYPE_CHECKING:
     from citeline.ingest.pipeline import ProcessedDocument
+    from citeline.store.embeddings import Embedder, EmbedResult
 
 #: Characters of raw text shown on each side of a chunk by ``provenance``.
 CONTEXT_CHARS = 200
@@ -634,13 +636,57 @@ class Store:
         document: str | None = None,
         all_versions: bool = False,
         collection: str | None = None,
+        mode: SearchMode = "keyword",
+        embedder: Embedder | None = None,
     ) -> list[SearchHit]:
         """The ``k`` chunks that best match ``query`` (words, ``"phrases"``, ``prefix*``, ``OR``,
         ``NOT``/``-word``; see :mod:`citeline.store.search`), current versions only unless
         ``all_versions``, of documents matching the glob ``document`` when given, of
-        ``collection`` when given."""
+        ``collection`` when given.
+
+        ``mode``: ``keyword`` (the stemmed full-text index), ``vector`` (cosine to the query's
+        vector among chunks embedded by ``embedder``, see :meth:`embed`) or ``hybrid`` (reciprocal
+        rank fusion of both lists, :func:`citeline.store.embeddings.fuse`). Vector and hybrid
+        scores are the cosine and the fused score."""
+        from citeline.store.embeddings import FUSE_DEPTH, fuse, vector_ranking
+
+        if mode not in ("keyword", "vector", "hybrid"):
+            raise QueryError(f"Search mode {mode!r} is not keyword, vector or hybrid")
+        if mode != "keyword" and embedder is None:
+            raise QueryError(f"Search mode {mode!r} needs an embedder (the model the chunks were embedded with)")
         with self.engine.connect() as conn:
-            return run_search(conn, query, k=k, document=document, all_versions=all_versions, collection=collection)
+            if mode == "keyword" or embedder is None:
+                return run_search(conn, query, k=k, document=document, all_versions=all_versions, collection=collection)
+            depth = k if mode == "vector" else max(FUSE_DEPTH, 4 * k)
+            vectors = vector_ranking(
+                conn, embedder, query, k=depth, document=document, all_versions=all_versions, collection=collection
+            )
+            if mode == "vector":
+                return hits_by_id(conn, vectors, query)
+            keyword = run_search(
+                conn, query, k=depth, document=document, all_versions=all_versions, collection=collection
+            )
+            fused = fuse([[h.chunk_id for h in keyword], [cid for cid, _ in vectors]], k)
+            return hits_by_id(conn, fused, query)
+
+    def embed(self, embedder: Embedder, *, batch_size: int = 64) -> EmbedResult:
+        """Fill vectors of ``embedder`` for current chunks whose text has none yet (vectors are
+        keyed by text sha256 and model name: a chunk text unchanged in a new version reuses its
+        vector). Returns how many texts were embedded and how many chunks reused a vector."""
+        from citeline.store.embeddings import embed_missing
+
+        if batch_size < 1:
+            raise QueryError(f"Batch size {batch_size} is below 1")
+        return embed_missing(self.engine, embedder, batch_size=batch_size)
+
+    def needs_embedding(self, model: str) -> list[ChunkInfo]:
+        """Current chunks whose text has no vector of ``model``: what :meth:`embed` would embed."""
+        from citeline.store.embeddings import missing
+
+        with self.engine.connect() as conn:
+            ids = [cid for cid, _, _ in missing(conn, model)]
+        found = self.chunks(ids)
+        return [found[c] for c in ids if c in found]
 
     def changes(self, since: datetime | int, *, collection: str | None = None) -> list[Change]:
         """Chunks added (became current) and retired (superseded or deleted) since ``since``: a
@@ -660,23 +706,40 @@ class Store:
         *,
         markers: Sequence[str] | None = None,
         allow_superseded: bool = False,
+        merge: bool = False,
+        max_tokens: int | None = None,
     ) -> ContextInfo:
         """Record an injected set (markers ``S1..Sn`` unless given) and return it with its prompt
         block (:attr:`ContextInfo.prompt`). Refused: an empty set, a chunk id given twice, an id not
         stored, and a chunk of a superseded or deleted version (an answer would cite outdated text)
-        unless ``allow_superseded``."""
+        unless ``allow_superseded``.
+
+        ``merge``: chunks of one version that overlap or touch (neighbours sharing a sentence) are
+        one passage, its text once, under one marker (the first-listed member's name; the default
+        names number passages); the other members are recorded as ``MARKER~2``, ``MARKER~3``, and
+        verification reads the marker as all of them. ``max_tokens``: passages are kept in the
+        order given while the prompt's source blocks stay within this many approximate tokens (as
+        ``--chunk-unit tokens`` counts); one that would pass it is left out, later smaller ones
+        still fit. Refused when not even one fits."""
         import secrets
+
+        from citeline.ingest.chunker import approx_tokens
+        from citeline.store.records import CONTINUES, can_merge, passage_block
 
         if not chunk_ids:
             raise QueryError("A context needs at least one chunk id")
         twice = [c for c in dict.fromkeys(chunk_ids) if list(chunk_ids).count(c) > 1]
         if twice:
             raise QueryError(f"Chunk {twice[0]!r} is given twice")
+        named = markers is not None
         markers = list(markers) if markers is not None else [f"S{i}" for i in range(1, len(chunk_ids) + 1)]
         if len(markers) != len(chunk_ids):
             raise QueryError(f"{len(markers)} markers for {len(chunk_ids)} chunks")
         if len(set(markers)) != len(markers):
             raise QueryError("Markers must be distinct")
+        if named and any(CONTINUES in mk for mk in markers):
+            bad = next(mk for mk in markers if CONTINUES in mk)
+            raise QueryError(f"Marker {bad!r} holds {CONTINUES!r}, which names a merged passage's later chunks")
         found = self.chunks(chunk_ids)
         missing = [c for c in chunk_ids if c not in found]
         if missing:
@@ -688,6 +751,46 @@ class Store:
                 f"Chunk {old[0]!r} is from {info.document_uri!r} version {info.version_no}, which is not current "
                 "(use --allow-superseded to inject it anyway)"
             )
+        if max_tokens is not None and max_tokens < 1:
+            raise QueryError(f"--max-tokens {max_tokens} is below 1")
+        # passages: each chunk alone, or (merge) with the chunks of its version it overlaps or touches
+        groups: list[list[int]] = []
+        for i, cid in enumerate(chunk_ids):
+            joined = [g for g in groups if merge and any(can_merge(found[chunk_ids[j]], found[cid]) for j in g)]
+            for g in joined[1:]:  # a chunk that bridges two passages joins them
+                joined[0].extend(g)
+                groups.remove(g)
+            if joined:
+                joined[0].append(i)
+            else:
+                groups.append([i])
+        if merge:
+            names = [markers[g[0]] for g in groups] if named else [f"S{n}" for n in range(1, len(groups) + 1)]
+            markers = []
+            chunk_ids = list(chunk_ids)
+            ordered: list[str] = []
+            for name, g in zip(names, groups, strict=True):
+                members = sorted(g, key=lambda j: found[chunk_ids[j]].clean_start)
+                for n, j in enumerate(members, start=1):
+                    markers.append(name if n == 1 else f"{name}{CONTINUES}{n}")
+                    ordered.append(chunk_ids[j])
+            chunk_ids = ordered
+        if max_tokens is not None:
+            kept_markers: list[str] = []
+            kept_ids: list[str] = []
+            used = 0
+            heads = [i for i, mk in enumerate(markers) if CONTINUES not in mk] + [len(markers)]
+            for a, b in itertools.pairwise(heads):
+                passage = [found[c] for c in chunk_ids[a:b]]
+                cost = approx_tokens(passage_block(markers[a], passage))
+                if used + cost <= max_tokens:
+                    used += cost
+                    kept_markers += markers[a:b]
+                    kept_ids += chunk_ids[a:b]
+            if not kept_ids:
+                first = approx_tokens(passage_block(markers[0], [found[c] for c in chunk_ids[: heads[1]]]))
+                raise QueryError(f"--max-tokens {max_tokens}: no passage fits (the first alone is {first} tokens)")
+            markers, chunk_ids = kept_markers, kept_ids
         with db.transaction(self._sessions) as s:
             ctx = m.Context(id="ctx_" + secrets.token_hex(8), created_at=m.utcnow())
             s.add(ctx)

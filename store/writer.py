@@ -31,7 +31,9 @@ from sqlalchemy.orm import Session
 from citeline.store import models as m
 from citeline.store.records import WriteResult
 from citeline.store.search import search_key, search_text
+from citeline.store.stemming import pg_config
 from citeline.text.geometry import Geometry, Line
+from citeline.text.lexicon import document_language
 from citeline.text.names import escape_name, has_raw_bytes
 
 if TYPE_CHECKING:
@@ -214,6 +216,7 @@ def write_version(session: Session, doc: ProcessedDocument, *, run_id: int | Non
         superseded_at=None,
         current_since=now,
         run_id=run_id,
+        language=chunks_language([c.text for c in doc.chunks]),
     )
     session.add(version)
     session.flush()
@@ -307,22 +310,33 @@ def write_version(session: Session, doc: ProcessedDocument, *, run_id: int | Non
             for c in doc.chunks
         ],
     )
-    index_chunks(session.connection(), vid, [(c.ordinal, c.chunk_id, c.text) for c in doc.chunks])
+    index_chunks(session.connection(), vid, [(c.ordinal, c.chunk_id, c.text) for c in doc.chunks], version.language)
     return WriteResult("added" if version_no == 1 else "updated", vid, version_no)
 
 
-def index_chunks(connection: Connection, version_id: int, chunks: list[tuple[int, str, str]]) -> None:
+def chunks_language(texts: Sequence[str]) -> str:
+    """A version's language: that of its first 20 chunks (as verification reads it)."""
+    return document_language(" ".join(texts[:20]))
+
+
+def index_chunks(
+    connection: Connection, version_id: int, chunks: list[tuple[int, str, str]], language: str | None
+) -> None:
     """Put a version's chunks (``(ordinal, chunk_id, text)``) into the full-text index, on
-    ``connection`` (so in the version's transaction): the FTS5 table on SQLite, ``chunks.search``
-    on PostgreSQL."""
+    ``connection`` (so in the version's transaction): the FTS5 table on SQLite (stemmed here in
+    ``language``), ``chunks.search`` on PostgreSQL (stemmed by ``language``'s configuration; see
+    :mod:`citeline.store.stemming`)."""
     if not chunks:
         return
     if connection.dialect.name == "sqlite":
-        rows = [{"rowid": search_key(version_id, ordinal), "body": search_text(body)} for ordinal, _, body in chunks]
+        rows = [
+            {"rowid": search_key(version_id, ordinal), "body": search_text(body, language)}
+            for ordinal, _, body in chunks
+        ]
         statement = text("INSERT INTO chunk_search(rowid, body) VALUES (:rowid, :body)")
     else:
         rows = [{"id": cid, "body": search_text(body)} for _, cid, body in chunks]
-        statement = text("UPDATE chunks SET search = to_tsvector('simple', :body) WHERE id = :id")
+        statement = text(f"UPDATE chunks SET search = to_tsvector('{pg_config(language)}', :body) WHERE id = :id")
     for i in range(0, len(rows), BATCH_ROWS):
         connection.execute(statement, rows[i : i + BATCH_ROWS])
 

@@ -11,6 +11,7 @@ from sqlalchemy import create_engine, text
 
 from citeline.ingest.clean.characters import LIGATURES, SPACING_ACCENTS
 from citeline.store.search import search_key, search_text
+from citeline.store.stemming import pg_config
 from citeline.text.offsets import OffsetMap
 
 #: characters cleaning may drop by their kind alone (spaces, soft hyphens, invisibles, and a lone
@@ -87,14 +88,21 @@ def index_is_exact(url: str) -> int:
     engine = create_engine(url)
     try:
         with engine.connect() as conn:
-            chunks = conn.execute(text("SELECT id, version_id, ordinal, text FROM chunks")).all()
+            chunks = conn.execute(
+                text(
+                    "SELECT c.id, c.version_id, c.ordinal, c.text, v.language "
+                    "FROM chunks c JOIN document_versions v ON v.id = c.version_id"
+                )
+            ).all()
             if engine.dialect.name == "sqlite":
                 indexed = {r[0] for r in conn.execute(text("SELECT rowid FROM chunk_search"))}
-                assert indexed == {search_key(v, o) for _, v, o, _ in chunks}
+                assert indexed == {search_key(v, o) for _, v, o, _, _ in chunks}
             else:
                 stored = dict(conn.execute(text("SELECT id, search::text FROM chunks")).all())
-                for cid, _, _, body in chunks:
-                    want = conn.scalar(text("SELECT to_tsvector('simple', :b)::text"), {"b": search_text(body)})
+                for cid, _, _, body, lang in chunks:  # stemmed by the configuration of the version's language
+                    want = conn.scalar(
+                        text(f"SELECT to_tsvector('{pg_config(lang)}', :b)::text"), {"b": search_text(body)}
+                    )
                     assert stored[cid] == want, cid
     finally:
         engine.dispose()

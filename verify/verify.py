@@ -32,7 +32,7 @@ from typing import Any
 from citeline.ingest.extract.files import sha256_file
 from citeline.kinds import POLICIES
 from citeline.store.errors import NotFound
-from citeline.store.records import ChunkInfo, VersionInfo
+from citeline.store.records import ChunkInfo, VersionInfo, passage_marker
 from citeline.store.store import Store
 from citeline.text.lang import Language
 from citeline.verify.checks import Evidence, run_checks
@@ -182,7 +182,14 @@ class Verifier:
                 reason=f"chunk {injected[marker]!r} is not in the store",
                 sentence=cit.sentence,
             )
-        return Target([marker], [chunk], self.lookup.version(chunk.version_id), {chunk.chunk_id: marker})
+        # a passage of merged neighbours: the marker's later chunks are recorded as MARKER~2, ...
+        chunks = [chunk] + [
+            c
+            for name, cid in injected.items()
+            if name != marker and passage_marker(name) == marker and (c := self.lookup.chunk(cid)) is not None
+        ]
+        by_chunk = {c.chunk_id: marker for c in chunks}
+        return Target([marker] * len(chunks), chunks, self.lookup.version(chunk.version_id), by_chunk)
 
     def _short(self, quote: str) -> str | None:
         """Why a quote is too short to be matched but as written (each part of an elided quote on

@@ -35,6 +35,9 @@ def _metadata(
     chunk_id: str, document: str, version: int, span: Any, score: float | None, current: bool
 ) -> dict[str, Any]:
     return {
+        # LangChain's and LlamaIndex's conventions: where a node comes from, and its first page
+        "source": document,
+        "page": span.page_start,
         "chunk_id": chunk_id,
         "document": document,
         "version": version,
@@ -47,11 +50,19 @@ def _metadata(
     }
 
 
-def record_context(store: Store, chunk_ids: Sequence[str], *, markers: Sequence[str] | None = None) -> ContextInfo:
+def record_context(
+    store: Store,
+    chunk_ids: Sequence[str],
+    *,
+    markers: Sequence[str] | None = None,
+    merge: bool = False,
+    max_tokens: int | None = None,
+) -> ContextInfo:
     """Record the retrieved chunks (in the order the model sees them) as an injected set: its
     ``prompt`` is the block to put in the model's prompt (markers ``S1..Sn`` unless given), its
-    ``context_id`` what :func:`verify` checks the answer's markers against."""
-    return store.create_context(list(chunk_ids), markers=markers)
+    ``context_id`` what :func:`verify` checks the answer's markers against. ``merge`` and
+    ``max_tokens``: see :meth:`citeline.store.Store.create_context`."""
+    return store.create_context(list(chunk_ids), markers=markers, merge=merge, max_tokens=max_tokens)
 
 
 def verify(store: Store, answer: str, context: ContextInfo | str, *, options: VerifyOptions | None = None) -> Report:

@@ -11,8 +11,11 @@
     ctx = record_context(store, docs)          # ctx.prompt goes into the model's prompt
     report = verify(store, model_answer, ctx)  # report.failed: citations that did not pass
 
-Every ``Document`` has ``id`` = the chunk id and metadata ``chunk_id, document, version, pages,
-raw_start, raw_end, score, is_current`` (``score`` is None for loaded chunks).
+Every ``Document`` has ``id`` = the chunk id and metadata ``source`` (the document URI) and
+``page`` (its first page), LangChain's conventions, beside ``chunk_id, document, version, pages,
+raw_start, raw_end, score, is_current`` (``score`` is None for loaded chunks). The retriever's
+``mode`` is ``keyword`` (default), ``vector`` or ``hybrid`` (with ``embedder``, the one
+``citeline embed`` used).
 """
 
 from __future__ import annotations
@@ -48,10 +51,20 @@ class CitelineRetriever(BaseRetriever):
     all_versions: bool = False
     collection: str | None = None
     """Only documents of this collection."""
+    mode: str = "keyword"
+    """keyword, vector or hybrid (see :meth:`Store.search`)."""
+    embedder: Any = None
+    """The :class:`citeline.store.embeddings.Embedder` the chunks were embedded with (vector, hybrid)."""
 
     def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
         hits = self.store.search(
-            query, self.k, document=self.document, all_versions=self.all_versions, collection=self.collection
+            query,
+            self.k,
+            document=self.document,
+            all_versions=self.all_versions,
+            collection=self.collection,
+            mode=self.mode,
+            embedder=self.embedder,
         )
         return [
             Document(
@@ -92,10 +105,17 @@ class CitelineLoader(BaseLoader):
             )
 
 
-def record_context(store: Store, documents: Sequence[Document], *, markers: Sequence[str] | None = None) -> ContextInfo:
+def record_context(
+    store: Store,
+    documents: Sequence[Document],
+    *,
+    markers: Sequence[str] | None = None,
+    merge: bool = False,
+    max_tokens: int | None = None,
+) -> ContextInfo:
     """Record the retrieved documents (by their ``chunk_id``) as an injected set; see
     :func:`citeline.adapters.record_context`."""
-    return _record(store, [_chunk_id(d) for d in documents], markers=markers)
+    return _record(store, [_chunk_id(d) for d in documents], markers=markers, merge=merge, max_tokens=max_tokens)
 
 
 def _chunk_id(document: Document) -> str:

@@ -16,7 +16,7 @@
   like an escape (``a%FF.txt``) are rewritten (``a%25FF.txt``), so they still name their file.
 
 Revision ID: 0008
-Revises: 0005
+Revises: 0007
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0008"
-down_revision: str | None = "0005"
+down_revision: str | None = "0007"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
