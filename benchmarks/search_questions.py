@@ -192,7 +192,7 @@ def run(total: int = 100_000) -> dict[str, Any]:
             shutil.copy(kept, db)
         with section(f"ingest the {len(files)} corpus2 files the questions name"):
             store = Store(f"sqlite:///{db}")
-            summary = ingest_files(store, [folder], IngestOptions(workers=2))
+            summary = ingest_files(store, [folder], IngestOptions(workers=2, follow_links=True))
             results["ingest_failed"] = summary.count("failed")
         if kept is not None and not kept.exists():
             shutil.copy(db, kept)
@@ -256,7 +256,7 @@ def _postgres(folder: Path, texts: list[str], embedder: HashingEmbedder, total: 
     try:
         with section(f"PostgreSQL: ingest, grow to {total:,} chunks, latency per mode"):
             with Store(url) as store:
-                ingest_files(store, [folder], IngestOptions(workers=2))
+                ingest_files(store, [folder], IngestOptions(workers=2, follow_links=True))
                 chunks = list(store.iter_chunks())
             return scale_latency(url, chunks, texts, embedder, total)
     finally:
