@@ -44,7 +44,8 @@ DOCUMENTS = {
         "Table 2. Applicants by region (Bürgerämter)\n\n"
         "Region 2021 2022 2023 2024\n\n"
         "North 820 760 705 640\n\n"
-        "South 410 410 410 410\n"
+        "South 410 410 410 410\n\n"
+        "East 300 340 360 350\n"
     ),
     "tarif.txt": (
         "Der Tarif, den wir anbieten, umfasst keine jährliche Zahnreinigung für Rentner. Die Beiträge "
@@ -81,6 +82,7 @@ DOCUMENTS = {
         "its own policy. Logs go to a central store in Zürich. The guide was approved by the board on "
         "2024-02-02.\n"
     ),
+    "roe.txt": "盈利能力指标（Zürich 分部）\n\n净资产收益率 6.0% 15.0% 27.9% 28.8% 26.5%\n",
     "service_ko.txt": "이 서비스는 모든 회원에게 유료로 제공되며 매월 청구됩니다.\n",
     "plan_zh.txt": "根据第三条规定，该方案可能在明年由市政府全面实施。\n",
 }
@@ -257,11 +259,17 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
     ("claim_numbers", "tax.txt", 'The 2008 Tax Table gives $114 for Zürich: "1,125 1,150 114" [S1].', True),
     ("claim_numbers", "sp.txt", 'NIST SP 800-223 in Zürich was "approved by the board on 2024-02-02" [S1].', False),
     ("claim_numbers", "sp.txt", 'NIST SP 800-233 in Zürich was "approved by the board on 2024-02-02" [S1].', True),
+    # row_steps: a row said to move one way at every step rises and falls, whichever way it runs
+    ("row_steps", "applicants.txt", 'Applicants in the East rose every year: "East 300 340 360 350" [S1].', True),
+    ("row_steps", "applicants.txt", 'Applicants in the East rose: "East 300 340 360 350" [S1].', False),
+    ("row_steps", "applicants.txt", 'Applicants in the North fell every year: "North 820 760 705 640" [S1].', False),
+    ("row_steps", "roe.txt", '净资产收益率逐年上升："净资产收益率 6.0% 15.0% 27.9% 28.8% 26.5%" [S1]。', True),
     # row_change: a rise or fall said of a row of two periods, against the later figure and the earlier
     ("row_change", "bilan.txt", 'Other receivables fell sharply: "其他应收款 18,267,606.14 3,123,072.43" [S1].', True),
     ("row_change", "bilan.txt", 'Other receivables rose sharply: "其他应收款 18,267,606.14 3,123,072.43" [S1].', False),
-    # a loss "narrows" as its figure rises: a claim about one is not read
+    # a loss "narrows" as its (negative) figure rises
     ("row_change", "bilan.txt", 'The net loss narrowed: "净利润 -4,831,324.09 -15,714,409.94" [S1].', False),
+    ("row_change", "bilan.txt", 'The net loss widened: "净利润 -4,831,324.09 -15,714,409.94" [S1].', True),
     ("row_change", "umsatz.txt", 'Sales in Zürich rose: "Zürich 1,250 1,410" [S1].', True),
     ("row_change", "umsatz.txt", 'Sales in Zürich fell: "Zürich 1,250 1,410" [S1].', False),
     ("row_change", "changes.txt", 'Prepayments fell: "预付款项 2,436,695.05 1,878,311.93 29.73%" [S1].', True),

@@ -141,7 +141,8 @@ def row_change(e: Evidence) -> str | None:
     earlier's, or below. Which figure is the later one: the row's own change column, when it holds
     the change from one figure to the other ("18,267,606.14 3,123,072.43 484.92%"), else the nearest
     header of two periods above the row (本期 上期, "prior year", two years). A claim about a
-    quantity that is better when smaller (a loss, a deficit) is not read."""
+    loss or a deficit is read against a row that gives it as a negative figure: a loss that
+    widens is a figure that falls."""
     if not e.cit.claim or not e.cit.quote:
         return None
     own = _own_words(e)
@@ -150,10 +151,9 @@ def row_change(e: Evidence) -> str | None:
         return None
     shortfall = e.answer.shortfall_quantities
     if e.answer.unspaced:
-        if any(w in own for w in shortfall):
-            return None
-    elif any(w.lower() in shortfall for w in _WORD.findall(own)):
-        return None
+        of_a_loss = any(w in own for w in shortfall)
+    else:
+        of_a_loss = any(w.lower() in shortfall for w in _WORD.findall(own))
     quoted = e.chunk.text[e.start : e.end]
     first = _FIGURE.search(quoted)
     if first is None or _WORD.search(quoted, first.start()):
@@ -185,10 +185,41 @@ def row_change(e: Evidence) -> str | None:
     later, earlier = (a, b) if current_first else (b, a)
     trend = "up" if later > earlier else "down" if later < earlier else None
     direction = said.pop()
+    if of_a_loss:
+        # a loss that grows ("widened") is a figure that falls when the row gives it as a negative
+        # profit (-4,831,324.09 against -15,714,409.94: the loss narrowed); given as a positive
+        # amount, or with figures of both signs, the row is not read
+        if not (a < 0 and b < 0):
+            return None
+        direction = "down" if direction == "up" else "up"
     if trend is None or trend == direction:
         return None
     side = "above" if trend == "up" else "below"
     return f"the claim says {direction}, the row's later figure {later} is {side} the earlier {earlier}"
+
+
+def row_steps(e: Evidence) -> str | None:
+    """A claim that a table row moves one way at every step ("keeps rising every year", 逐年下降)
+    of a row whose figures rise and fall: whichever way its columns run, it does not move one way."""
+    if not e.cit.claim or not e.cit.quote or not e.answer.monotone:
+        return None
+    own = _own_words(e)
+    said = _directions(own, e.answer)
+    folded = own.lower()
+    if len(said) != 1 or not any(p in folded for p in e.answer.monotone):
+        return None
+    quoted = e.chunk.text[e.start : e.end]
+    first = _FIGURE.search(quoted)
+    if first is None or _WORD.search(quoted, first.start()):
+        return None  # a row's figures are its last cells: none but figures from the first on
+    figures = _figures(_PERCENT.sub(lambda m: m.group(1), quoted))
+    if len(figures) < TREND_FIGURES:
+        return None
+    steps = {(b > a) - (b < a) for a, b in itertools.pairwise(figures)} - {0}
+    if steps != {1, -1}:
+        return None
+    shown = " ".join(str(f) for f in figures)
+    return f"the claim says {said.pop()} at every step, the row's figures rise and fall ({shown})"
 
 
 def _previous_chunk(e: Evidence) -> str:
@@ -223,5 +254,12 @@ CHECKS = (
         frozenset(CODES),
         row_change,
         "a rise or a fall the claim says of a row of two periods is how the later figure stands to the earlier",
+    ),
+    Check(
+        "row_steps",
+        "direction_mismatch",
+        frozenset(CODES),
+        row_steps,
+        "a row said to move one way at every step ('every year', 'steadily') does not rise and fall",
     ),
 )

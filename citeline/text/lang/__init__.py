@@ -125,12 +125,15 @@ class Language:
     up: frozenset[str] = frozenset()
     #: words of a fall, decline or a smaller amount ("decrease", "lower", "fell")
     down: frozenset[str] = frozenset()
+    #: phrases that say a change happens at every step ("every year", "steadily", 逐年): a claim
+    #: with one said of a table row needs the row's figures to move one way throughout
+    monotone: tuple[str, ...] = ()
     #: a table column header's words for the later of two periods ("current period", 本期, 期末余额)
     #: and for the earlier ("prior year", 上期, 期初余额): which of a row's two figures is the later
     period_current: tuple[str, ...] = ()
     period_prior: tuple[str, ...] = ()
-    #: words of a quantity that is better when smaller, so that it "narrows" as the figure rises
-    #: ("loss", "deficit", 亏损): a claim about one is not read for a row's direction
+    #: words of a quantity that is better when smaller ("loss", "deficit", 亏损): a loss that
+    #: "widens" is a figure that falls where a row gives it as a negative profit
     shortfall_quantities: frozenset[str] = frozenset()
 
     # -- numbers

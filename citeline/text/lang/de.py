@@ -79,6 +79,7 @@ LANGUAGE = Language(
         abgenommen niedriger kleiner rückgang halbiert gesenkt senkt
         """
     ),
+    monotone=("jedes jahr", "jährlich", "stetig", "kontinuierlich", "durchgehend", "von jahr zu jahr"),
     period_current=("laufendes jahr", "berichtsjahr", "geschäftsjahr", "aktuelles jahr", "ende der periode"),
     period_prior=("vorjahr", "vorperiode", "beginn der periode"),
     shortfall_quantities=words("verlust verluste defizit fehlbetrag"),

@@ -131,6 +131,21 @@ LANGUAGE = Language(
         halved contract contracted diminish diminished
         """
     ),
+    monotone=(
+        "every year",
+        "each year",
+        "year after year",
+        "every quarter",
+        "steadily",
+        "consistently",
+        "continuously",
+        "keeps rising",
+        "keeps falling",
+        "keeps growing",
+        "keeps increasing",
+        "keeps declining",
+        "continues to",
+    ),
     period_current=(
         "current period",
         "current year",

@@ -46,6 +46,7 @@ LANGUAGE = Language(
     endings=words("s es a o as os") | {""},
     up=words("aumenta aumentó aumento sube subió crece creció crecimiento mayor superior alza duplicó"),
     down=words("disminuye disminuyó disminución baja bajó cae cayó caída menor inferior reducción redujo"),
+    monotone=("cada año", "año tras año", "constantemente", "continuamente"),
     units=tuple(
         "cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciséis "
         "diecisiete dieciocho diecinueve".split()

@@ -68,6 +68,7 @@ LANGUAGE = Language(
         inférieure faible réduit réduite réduction
         """
     ),
+    monotone=("chaque année", "d'année en année", "régulièrement", "continuellement", "constamment"),
     period_current=("exercice en cours", "période en cours", "fin de période", "fin d'exercice", "année en cours"),
     period_prior=("exercice précédent", "période précédente", "année précédente", "début de période"),
     shortfall_quantities=words("perte pertes déficit déficits"),

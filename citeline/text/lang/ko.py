@@ -16,6 +16,7 @@ LANGUAGE = Language(
     says=("따르면|의하면|밝혔다|명시|규정",),
     up=words("증가 상승 확대 늘어 인상 높은 많은 증가했다 상승했다"),
     down=words("감소 하락 축소 줄어 인하 낮은 적은 감소했다 하락했다"),
+    monotone=("매년", "해마다", "꾸준히", "지속적으로"),
     units_of={"time": {"day": "일", "month": "개월", "year": "년"}, "money": {"krw": "원"}},
     source_words=("출처",),
 )
