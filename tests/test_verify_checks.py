@@ -83,6 +83,11 @@ DOCUMENTS = {
         "2024-02-02.\n"
     ),
     "roe.txt": "盈利能力指标（Zürich 分部）\n\n净资产收益率 6.0% 15.0% 27.9% 28.8% 26.5%\n",
+    # a forecast table whose header row of years stands paragraphs above the row
+    "forecast.txt": (
+        "2021A 2022E 2023E 2024E\n\nNote one on Zürich.\n\nNote two.\n\nNote three.\n\nNote four.\n\n"
+        "P/E 82.90 30.47 20.02 15.38\n"
+    ),
     "service_ko.txt": "이 서비스는 모든 회원에게 유료로 제공되며 매월 청구됩니다.\n",
     "plan_zh.txt": "根据第三条规定，该方案可能在明年由市政府全面实施。\n",
 }
@@ -259,6 +264,8 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
     ("claim_numbers", "tax.txt", 'The 2008 Tax Table gives $114 for Zürich: "1,125 1,150 114" [S1].', True),
     ("claim_numbers", "sp.txt", 'NIST SP 800-223 in Zürich was "approved by the board on 2024-02-02" [S1].', False),
     ("claim_numbers", "sp.txt", 'NIST SP 800-233 in Zürich was "approved by the board on 2024-02-02" [S1].', True),
+    ("row_trend", "forecast.txt", 'The P/E multiple in Zürich rises: "P/E 82.90 30.47 20.02 15.38" [S1].', True),
+    ("row_trend", "forecast.txt", 'The P/E multiple in Zürich falls: "P/E 82.90 30.47 20.02 15.38" [S1].', False),
     # row_steps: a row said to move one way at every step rises and falls, whichever way it runs
     ("row_steps", "applicants.txt", 'Applicants in the East rose every year: "East 300 340 360 350" [S1].', True),
     ("row_steps", "applicants.txt", 'Applicants in the East rose: "East 300 340 360 350" [S1].', False),

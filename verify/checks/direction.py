@@ -88,9 +88,12 @@ def row_trend(e: Evidence) -> str | None:
     if len(said) != 1:
         return None
     header = table_of(e.chunk.text, e.start, e.end)
-    if not header:
+    quoted = e.chunk.text[e.start : e.end]
+    first = _FIGURE.search(quoted)
+    row = first is not None and _WORD.search(quoted, first.start()) is None  # figures to its end
+    if not header and not row:
         return None
-    figures = _figures(e.chunk.text[e.start : e.end])
+    figures = _figures(quoted)
     if len(figures) < TREND_FIGURES:
         return None
     direction = said.pop()
@@ -98,12 +101,32 @@ def row_trend(e: Evidence) -> str | None:
         return f"the claim says {direction}, the row's figures do not change"
     years = [int(y) for y in _YEAR.findall(header)]
     ordered = len(years) >= TREND_FIGURES and all(a < b for a, b in itertools.pairwise(years))
+    if not ordered and row:
+        # the table's header row of years above the row, in its chunk or the chunk before (a
+        # statement's "2021A 2022E 2023E 2024E"), one year a figure
+        years = _year_header(e, len(figures))
+        ordered = bool(years)
     if not ordered or len(figures) > len(years) + 1:
         return None
     trend = "up" if figures[-1] > figures[0] else "down" if figures[-1] < figures[0] else None
     if trend is None or trend == direction:
         return None
     return f"the claim says {direction}, the row's figures go {trend} from {figures[0]} to {figures[-1]}"
+
+
+#: a header row of years: three or more, each a cell ("2021A 2022E 2023E 2024E", "2019 2020 2021")
+_YEAR_ROW = re.compile(r"(?<!\d)(?:(?:19|20)\d\d[AEFP]?(?![\d.,%])[ \t]*){3,}")
+
+
+def _year_header(e: Evidence, count: int) -> list[int]:
+    """The years of the nearest header row of ``count`` years above the quote, ascending, or []."""
+    line_start = e.chunk.text.rfind("\n", 0, e.start) + 1
+    before = _previous_chunk(e)[-HEADER_REACH:] + "\n" + e.chunk.text[max(0, line_start - HEADER_REACH) : line_start]
+    for m in reversed(list(_YEAR_ROW.finditer(before))):
+        years = [int(y) for y in re.findall(r"(?:19|20)\d\d", m.group())]
+        if len(years) == count:
+            return years if all(a < b for a, b in itertools.pairwise(years)) else []
+    return []
 
 
 def _periods(lang: Language) -> re.Pattern[str] | None:
