@@ -119,7 +119,7 @@ LANGUAGE = Language(
         gain gains gained climb climbs climbed climbing higher highest larger largest greater
         greatest expand expands expanded surge surged soar soared upward improve improves improved
         widen widens widened accelerate accelerated peak peaked double doubled triple tripled boost boosted
-        exceed exceeds exceeded
+        exceed exceeds exceeded jump jumps jumped spike spiked rebound rebounded quadrupled
         """
     ),
     down=words(
@@ -128,7 +128,8 @@ LANGUAGE = Language(
         declining drop drops dropped dropping shrink shrinks shrank shrunk lower lowest
         smaller smallest reduce reduces reduced reducing slump slumped plunge
         plunged downward worsen worsens worsened narrows narrowed slows slowed halve
-        halved contract contracted diminish diminished
+        halved contract contracted diminish diminished dip dipped slid slide tumble tumbled plummet plummeted
+        dwindle dwindled sank sink shrinks
         """
     ),
     monotone=(
