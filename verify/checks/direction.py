@@ -7,6 +7,7 @@ and a rise or fall said of a row of two periods that goes the other way ("Other 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from decimal import Decimal
@@ -129,6 +130,7 @@ def _year_header(e: Evidence, count: int) -> list[int]:
     return []
 
 
+@functools.cache
 def _periods(lang: Language) -> re.Pattern[str] | None:
     words = sorted({*lang.period_current, *lang.period_prior}, key=len, reverse=True)
     if not lang.period_current or not lang.period_prior:

@@ -16,6 +16,7 @@ own words are read in the answer's language, the quote and the chunk in the docu
 
 from __future__ import annotations
 
+import functools
 import re
 
 from citeline.text.lang import CODES, Language, every
@@ -77,15 +78,18 @@ def lead_denies(lead: str, lang: Language) -> bool:
     words = [w.lower() for w in WORD.findall(lead)]
     if any(w in lang.conditionals for w in words):
         return False
+    subordinate = _subordinate(lang)
+    return True if subordinate is None else negated(subordinate.sub(" ", lead), lang)
+
+
+@functools.cache
+def _subordinate(lang: Language) -> re.Pattern[str] | None:
+    """A clause of its own: from a subordinating word to the next comma, colon or stop."""
     if not lang.subordinators:
-        return True
+        return None
     boundary = "" if lang.unspaced else r"\b"
-    subordinate = re.compile(
-        rf"{boundary}(?:{'|'.join(map(re.escape, sorted(lang.subordinators, key=len, reverse=True)))})"
-        rf"{boundary}[^,;:.]*",
-        re.IGNORECASE,
-    )
-    return negated(subordinate.sub(" ", lead), lang)
+    words = "|".join(map(re.escape, sorted(lang.subordinators, key=len, reverse=True)))
+    return re.compile(rf"{boundary}(?:{words}){boundary}[^,;:.]*", re.IGNORECASE)
 
 
 def claim_polarity(e: Evidence) -> str | None:
