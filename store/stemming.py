@@ -35,20 +35,9 @@ SNOWBALL = {
     "ca": "catalan",
     "ru": "russian",
 }
-#: wordfreq language code -> PostgreSQL text search configuration (built into PostgreSQL 13+)
-PG_CONFIGS = {
-    "en": "english",
-    "de": "german",
-    "fr": "french",
-    "es": "spanish",
-    "it": "italian",
-    "nl": "dutch",
-    "pt": "portuguese",
-    "sv": "swedish",
-    "nb": "norwegian",
-    "fi": "finnish",
-    "ru": "russian",
-}
+#: wordfreq language code -> PostgreSQL text search configuration: the Snowball languages whose
+#: configuration is built into PostgreSQL 13+ (Catalan's came only in 16)
+PG_CONFIGS = {code: name for code, name in SNOWBALL.items() if code != "ca"}
 #: the configuration of a language PostgreSQL has none for
 PG_SIMPLE = "simple"
 

@@ -75,6 +75,12 @@ def claim_direction(e: Evidence) -> str | None:
     return f"the claim says {said.pop()}, the source {found.pop()}"
 
 
+def _row_cells(quoted: str) -> bool:
+    """Whether a quote reads as a table row: its figures are its last cells, no word after the first."""
+    first = _FIGURE.search(quoted)
+    return first is not None and _WORD.search(quoted, first.start()) is None
+
+
 def _figures(text: str) -> list[Decimal]:
     return [Decimal(m.group().replace(",", "")) for m in _FIGURE.finditer(text)]
 
@@ -90,8 +96,7 @@ def row_trend(e: Evidence) -> str | None:
         return None
     header = table_of(e.chunk.text, e.start, e.end)
     quoted = e.chunk.text[e.start : e.end]
-    first = _FIGURE.search(quoted)
-    row = first is not None and _WORD.search(quoted, first.start()) is None  # figures to its end
+    row = _row_cells(quoted)
     if not header and not row:
         return None
     figures = _figures(quoted)
@@ -180,9 +185,8 @@ def row_change(e: Evidence) -> str | None:
     else:
         of_a_loss = any(w.lower() in shortfall for w in _WORD.findall(own))
     quoted = e.chunk.text[e.start : e.end]
-    first = _FIGURE.search(quoted)
-    if first is None or _WORD.search(quoted, first.start()):
-        return None  # a row's figures are its last cells: none but figures from the first on
+    if not _row_cells(quoted):
+        return None
     percents = [Decimal(m.group(1).replace(",", "")) for m in _PERCENT.finditer(quoted)]
     figures = _figures(_PERCENT.sub(" ", quoted))
     if len(figures) != 2 or len(percents) > 1:
@@ -234,9 +238,8 @@ def row_steps(e: Evidence) -> str | None:
     if len(said) != 1 or not any(p in folded for p in e.answer.monotone):
         return None
     quoted = e.chunk.text[e.start : e.end]
-    first = _FIGURE.search(quoted)
-    if first is None or _WORD.search(quoted, first.start()):
-        return None  # a row's figures are its last cells: none but figures from the first on
+    if not _row_cells(quoted):
+        return None
     figures = _figures(_PERCENT.sub(lambda m: m.group(1), quoted))
     if len(figures) < TREND_FIGURES:
         return None

@@ -191,10 +191,10 @@ def denied_beside(e: Evidence) -> str | None:
         return None
     claimed, own, _, whole = _scopes(e)
     mine, _ = _split(e, claimed)
-    words = [w.lower() for w in WORD.findall(mine)]
-    if not own or len(words) < DENIED_BESIDE_WORDS or negated(mine, e.answer):
+    if not own or len(WORD.findall(mine)) < DENIED_BESIDE_WORDS or negated(mine, e.answer):
         return None
-    words = [w.lower() for w in WORD.findall(without(whole, (e.cit.quote,)))]  # (a leading "Unlike X," too)
+    # every word of the claim beside the quote, a leading clause too ("Unlike X, …")
+    words = [w.lower() for w in WORD.findall(without(whole, (e.cit.quote,)))]
     lang = e.answer
     if not lang.negative_words:
         return None  # (a language whose negative words are not listed cannot tell a statement's polarity)
