@@ -88,6 +88,20 @@ DOCUMENTS = {
         "2021A 2022E 2023E 2024E\n\nNote one on Zürich.\n\nNote two.\n\nNote three.\n\nNote four.\n\n"
         "P/E 82.90 30.47 20.02 15.38\n"
     ),
+    "costs.txt": (
+        "Fixed embeddings from the Zürich model make the pipeline less costly to run. Partial annotation "
+        "keeps a high correlation with the full set, but shows higher variance.\n"
+    ),
+    "kosten.txt": (
+        "Die festen Einbettungen machen den Betrieb in Zürich deutlich weniger kostspielig. Das Modell wird "
+        "nicht neu trainiert, und die Ergebnisse sind für alle Aufgaben gleich gut.\n"
+    ),
+    # a list run into its sentence: its items are what the lead-in prohibits
+    "order.txt": (
+        "The court orders as follows. Defendant Müller is specifically prohibited from: (a) uploading any "
+        "source code of the firm on any website, server or domain; (b) disclosing any source code of the "
+        "firm to any other person; and (c) using any of its access keys.\n"
+    ),
     "service_ko.txt": "이 서비스는 모든 회원에게 유료로 제공되며 매월 청구됩니다.\n",
     "plan_zh.txt": "根据第三条规定，该方案可能在明年由市政府全面实施。\n",
 }
@@ -224,6 +238,38 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         "claim_direction",
         "plan.txt",
         'Complaints dropped after the reform: "Complaints fell sharply after the reform of the Zürich office" [S1].',
+        False,
+    ),
+    # opposite_degree: a word the claim grades one way, the source only the other
+    (
+        "opposite_degree",
+        "costs.txt",
+        'Fixed embeddings make it more costly: "Fixed embeddings from the Zürich model make the pipeline" [S1].',
+        True,
+    ),
+    (
+        "opposite_degree",
+        "costs.txt",
+        'The low-variance benefit stays: "Partial annotation keeps a high correlation with the full set" [S1].',
+        True,
+    ),
+    (
+        "opposite_degree",
+        "kosten.txt",
+        'Der Betrieb wird mehr kostspielig: "Die festen Einbettungen machen den Betrieb in Zürich" [S1].',
+        True,
+    ),
+    (
+        "opposite_degree",
+        "costs.txt",
+        'Fixed embeddings make it less costly: "Fixed embeddings from the Zürich model make the pipeline" [S1].',
+        False,
+    ),
+    (
+        "opposite_degree",
+        "costs.txt",
+        "It is more costly to train than to run, as the paper says: "
+        '"Fixed embeddings from the Zürich model make the pipeline" [S1].',
         False,
     ),
     # row_trend: a rise said of a row whose figures fall under the header's years, or do not change
@@ -431,6 +477,17 @@ def test_disable_on_the_command_line_switches_checks_off(tmp_path: Path, store: 
 
 #: (document, answer, passed): each kind of misjudgement issue 31 reports, as its writers wrote it
 KINDS: list[tuple[str, str, bool]] = [
+    # an item of a list run into its sentence is what the list's lead-in says of it: prohibited
+    (
+        "order.txt",
+        'Müller may not engage in (a) "uploading any source code of the firm on any website, server or domain" [S1].',
+        True,
+    ),
+    (
+        "order.txt",
+        'Item (b) covers "disclosing any source code of the firm to any other person" [S1].',
+        True,
+    ),
     # a table row's period, unit and total are the table's: its caption, header and row back them
     (
         "checks.txt",

@@ -174,6 +174,9 @@ def lead_in(text: str, start: int, lang: Language) -> str:
     before "1. Your only …"; "Do not count the following as days of presence." before bullets),
     across the list's earlier items, or "" when the sentence at ``start`` is no list item."""
     s, _ = bounds(text, start, start, lang)
+    inline = _inline_lead(text, s, start)
+    if inline:
+        return inline
     for _ in range(_LIST_REACH):
         head = text[:s].rstrip()
         before = _LIST_MARK.sub("", head).rstrip()
@@ -190,6 +193,25 @@ def lead_in(text: str, start: int, lang: Language) -> str:
             return text[ls : len(before)].strip()
         s = ls  # an earlier item of the list
     return ""
+
+
+#: An item mark run into a sentence ("… prohibited from: (a) uploading …; (b) disclosing …").
+_INLINE_MARK = re.compile(r"(?<!\w)\(?(?:[a-z]|[ivx]{1,4}|\d{1,2})\)\s*$")
+#: An earlier inline item: a mark, then text up to a semicolon.
+_INLINE_ITEMS = re.compile(r"(?:\s*\(?(?:[a-z]|[ivx]{1,4}|\d{1,2})\)[^;:]*;(?:\s*(?:and|or|und|oder|et|ou|y|o))?)*\s*$")
+
+
+def _inline_lead(text: str, s: int, start: int) -> str:
+    """The lead-in of a list run into its sentence, where the quote at ``start`` is one of its
+    items: "Defendant Leon is specifically prohibited from:" before "(a) uploading …; (b) …"; or ""."""
+    head = text[s:start]
+    mark = _INLINE_MARK.search(head)
+    if mark is None:
+        return ""
+    colon = max(head.rfind(":", 0, mark.start()), head.rfind("：", 0, mark.start()))
+    if colon < 0 or not _INLINE_ITEMS.fullmatch(head, colon + 1, mark.start()):
+        return ""
+    return head[: colon + 1].strip()
 
 
 def list_item(text: str, start: int, lang: Language) -> bool:

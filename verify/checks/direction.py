@@ -75,6 +75,61 @@ def claim_direction(e: Evidence) -> str | None:
     return f"the claim says {said.pop()}, the source {found.pop()}"
 
 
+def _key(word: str) -> str:
+    """A graded word's key: its first five letters ("costly", "costs" -> "costl", "costs")."""
+    return word[:5]
+
+
+def _graded(text: str, lang: Language) -> dict[str, set[str]]:
+    """The words ``text`` grades, each with the directions of its grading: "more costly" and "costly
+    … than" grade "costly" up, "low-variance" grades "variance" down, "moins élevé" grades the word
+    before it down. A grading a negation stands right before ("not more costly", "n'est plus") and
+    words of the language's function words are left out."""
+    words = [w.lower() for w in NEGATION_WORD.findall(text)]
+    degree = lang.degree_up | lang.degree_down
+    out: dict[str, set[str]] = {}
+    k = 0
+    while k < len(words):
+        if words[k] not in degree or any(lang.denies(x) for x in words[max(0, k - 2) : k]):
+            k += 1
+            continue
+        down = words[k] in lang.degree_down
+        j = k + 1
+        while j < len(words) and words[j] in degree:  # "moins élevé", "much lower"
+            down ^= words[j] in lang.degree_down
+            j += 1
+        for at in (k - 1, j):
+            if 0 <= at < len(words):
+                w = words[at]
+                if len(w) >= 3 and w not in lang.function_words and w not in degree and not w.isdigit():
+                    out.setdefault(_key(w), set()).add("down" if down else "up")
+        k = j
+    return out
+
+
+def opposite_degree(e: Evidence) -> str | None:
+    """The claim's own words grade a word one way ("more costly", "low-variance") and the quote's
+    sentence grades the same word only the other way ("less costly", "higher variance"). Either
+    side making a comparison ("than", "compared", "whereas") is left alone: a comparison may grade
+    one word both ways and agree."""
+    if not e.cit.claim or not e.cit.quote or e.answer.unspaced or e.doc.unspaced:
+        return None
+    own = _own_words(e)
+    if any(w.lower() in e.answer.comparisons for w in NEGATION_WORD.findall(own)) or any(
+        w.lower() in e.doc.comparisons for w in NEGATION_WORD.findall(e.sentences)
+    ):
+        return None
+    said = _graded(own, e.answer)
+    if not said:
+        return None
+    found = _graded(e.sentences, e.doc)
+    for key, ways in said.items():
+        theirs = found.get(key)
+        if len(ways) == 1 and theirs is not None and len(theirs) == 1 and ways != theirs:
+            return f"the claim grades {key!r}… {ways.pop()}, the source {theirs.pop()}"
+    return None
+
+
 def _row_cells(quoted: str) -> bool:
     """Whether a quote reads as a table row: its figures are its last cells, no word after the first."""
     first = _FIGURE.search(quoted)
@@ -268,6 +323,13 @@ CHECKS = (
         frozenset(CODES),
         claim_direction,
         "the claim's own words do not name a rise where the evidence names only a fall, or the reverse",
+    ),
+    Check(
+        "opposite_degree",
+        "direction_mismatch",
+        frozenset({"en", "de", "fr", "es"}),
+        opposite_degree,
+        "a word the claim's own words grade one way ('more costly') is not graded only the other way by the source",
     ),
     Check(
         "row_trend",

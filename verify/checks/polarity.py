@@ -82,6 +82,16 @@ def lead_denies(lead: str, lang: Language) -> bool:
     return True if subordinate is None else negated(subordinate.sub(" ", lead), lang)
 
 
+#: How many last words of a list's lead-in its predicate over the items is looked for in.
+FORBIDS_REACH = 3
+
+
+def _forbids(lead: str, lang: Language) -> bool:
+    """Whether a list's lead-in ends in a word that forbids its items ("… Defendant Leon is
+    specifically prohibited from: (a) …", "Es ist untersagt:")."""
+    return any(w.lower() in lang.prohibitions for w in WORD.findall(lead)[-FORBIDS_REACH:])
+
+
 @functools.cache
 def _subordinate(lang: Language) -> re.Pattern[str] | None:
     """A clause of its own: from a subordinating word to the next comma, colon or stop."""
@@ -146,7 +156,10 @@ def negated_claim(e: Evidence) -> str | None:
     mine, quoted = _split(e, claimed)
     lead = _answer_lead(e)
     claim_negated = negated(mine, e.answer) or negated(quoted, e.doc) or negated(lead, e.answer)
-    source_negated = negated(scope, e.doc) or negated(e.lead, e.doc)
+    # a lead-in that forbids its items ("is prohibited from: (a) …") agrees with a claim that denies
+    # one ("may not engage in (a) "…""); a claim that does not deny one is not judged by it (an
+    # answer's item often takes its lead-in from a sentence before: "The order bars … Item (c) covers")
+    source_negated = negated(scope, e.doc) or negated(e.lead, e.doc) or _forbids(e.lead, e.doc)
     if claim_negated == source_negated:
         return None
     if claim_negated:

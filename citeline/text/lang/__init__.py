@@ -115,6 +115,9 @@ class Language:
     negative_words: frozenset[str] = frozenset()
     #: verbs used for one another, by their first five letters ("alter chang modif")
     same_sense: tuple[str, ...] = ()
+    #: words that forbid what follows them ("prohibited from", "enjoined from", "untersagt",
+    #: "interdit de"): a list's lead-in with one denies its items as a negation does
+    prohibitions: frozenset[str] = frozenset()
     #: negative words that say "not enough" ("lack", "unable")
     shortfall: frozenset[str] = frozenset()
     #: words that say "less" in a positive sentence ("limited", "few")
@@ -125,6 +128,14 @@ class Language:
     up: frozenset[str] = frozenset()
     #: words of a fall, decline or a smaller amount ("decrease", "lower", "fell")
     down: frozenset[str] = frozenset()
+    #: words of degree that grade the word after them one way or the other ("more costly", "less
+    #: costly"; "higher variance", "low-variance"): the claim's own grading of a word against the
+    #: source's (:func:`citeline.verify.checks.direction.opposite_degree`)
+    degree_up: frozenset[str] = frozenset()
+    degree_down: frozenset[str] = frozenset()
+    #: words that make a grading a comparison of two things ("than", "als"): the two sides may then
+    #: grade one word opposite ways and agree ("A has lower cost than B" and "B costs more than A")
+    comparisons: frozenset[str] = frozenset()
     #: phrases that say a change happens at every step ("every year", "steadily", 逐年): a claim
     #: with one said of a table row needs the row's figures to move one way throughout
     monotone: tuple[str, ...] = ()

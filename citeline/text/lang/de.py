@@ -67,6 +67,20 @@ LANGUAGE = Language(
     says=(r"heißt|sagt|schreibt|gilt|lautet|steht|besagt|erklärt|folgt",),
     lead_ins=("laut|gemäß|nach",),
     endings=words("s es d ed e en em er ern n r m") | {""},
+    prohibitions=words("verboten untersagt untersagen untersagte verbietet verbieten"),
+    degree_up=words(
+        """
+        mehr höher höhere höheren hoch hohe hohen größer größere größeren besser bessere
+        schneller länger
+        """
+    ),
+    degree_down=words(
+        """
+        weniger niedriger niedrigere niedrigeren niedrig niedrige geringer geringere geringeren
+        kleiner kleinere kleineren schlechter langsamer kürzer
+        """
+    ),
+    comparisons=words("als verglichen gegenüber während"),
     up=words(
         """
         steigt stieg gestiegen steigen wächst wuchs gewachsen wachsen erhöht erhöhte erhöhen zunahme

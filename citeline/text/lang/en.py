@@ -113,6 +113,16 @@ LANGUAGE = Language(
         "remain remains remained stay stays stayed leave leaves unchanged unaltered intact same steady constant"
     ),
     less=words("limited few little insufficient inadequate scarce poor weak lacking short lower less"),
+    prohibitions=words(
+        """
+        prohibit prohibits prohibited prohibiting forbid forbids forbidden enjoin enjoins
+        enjoined bar bars barred ban bans banned preclude precludes precluded restrain restrains
+        restrained
+        """
+    ),
+    degree_up=words("more higher high greater larger bigger better increased faster longer"),
+    degree_down=words("less fewer lower low smaller lesser worse reduced decreased slower shorter"),
+    comparisons=words("than compared versus vs relative whereas unlike"),
     up=words(
         """
         increase increases increased increasing rise rises rose risen rising grow grows grew grown growing

@@ -56,6 +56,10 @@ LANGUAGE = Language(
     says=(r"dit|indique|précise|stipule|prévoit|énonce|mentionne|rapporte|suit",),
     lead_ins=(r"selon|d['’]après|suivant",),
     endings=words("s e es x aux") | {""},
+    prohibitions=words("interdit interdite interdits interdites interdire interdisons prohibé prohibée"),
+    degree_up=words("plus élevé élevée élevés élevées supérieur supérieure meilleur meilleure"),
+    degree_down=words("moins faible faibles inférieur inférieure pire"),
+    comparisons=words("que qu comparé comparée par rapport tandis"),
     up=words(
         """
         augmente augmenté augmentation hausse croît croissance progresse progression supérieur
