@@ -190,7 +190,7 @@ def claim_numbers(e: Evidence) -> str | None:
         # a figure restated in the unit the chunk says the figures are in ("102.1" in thousands:
         # "102,100 arrests")
         absent = _still_unbacked(claim, absent, in_units)
-    if absent and not table:
+    if absent and not table and any(_year_or_date(t, claim) for t in absent):
         # a year or a date the chunk states anywhere in its prose: the scope of what it says (a
         # reference's year before its title: "Deerwester et al. (1990), "Indexing by …""); a table's
         # years are its header's (above)

@@ -391,6 +391,13 @@ def numbers(folded: str, lang: Language | str, *, claim: bool) -> Numbers:
     part of the document or a code."""
     if not isinstance(lang, Language):
         lang = language.of(lang)
+    return _numbers(folded, lang, claim)
+
+
+@functools.lru_cache(maxsize=2048)
+def _numbers(folded: str, lang: Language, claim: bool) -> Numbers:
+    """:func:`numbers`, remembered: the checks of one citation read its sentences' numbers several
+    times, and the citations of one answer often share a chunk."""
     r = reader(lang)
     text = _SPACE_GROUPED.sub(lambda m: re.sub(r"\s", "", m.group()), folded) if lang.space_grouping else folded
     text = _YEAR_RANGE.sub(_expand_range, text)
