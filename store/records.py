@@ -31,6 +31,9 @@ class VersionInfo:
     deleted: bool
     problems: tuple[dict[str, Any], ...] = ()
     collection: str = ""
+    #: the text's language as ingest found it (a wordfreq code; None: not known, or not stored by
+    #: stores from before revision 0006)
+    language: str | None = None
 
     @property
     def is_current(self) -> bool:

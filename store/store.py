@@ -361,6 +361,7 @@ class Store:
             superseded_at=v.superseded_at,
             deleted=d.deleted_at is not None,
             problems=tuple(json.loads(v.problems_json)),
+            language=v.language,
         )
 
     def version(self, version_id: int) -> VersionInfo:

@@ -116,8 +116,12 @@ class Lookup:
     def language(self, version_id: int) -> Language:
         """The language of a document version (its words, its lexicon), from its first chunks."""
         if version_id not in self._languages:
-            sample = " ".join(c.text for c in self.version_chunks(version_id)[:20])
-            self._languages[version_id] = language.of(document_language(sample))
+            # ingest stores it, found the same way (store.writer.chunks_language): a cold document
+            # then costs no load of all its chunks
+            code = self.version(version_id).language
+            if code is None:
+                code = document_language(" ".join(c.text for c in self.version_chunks(version_id)[:20]))
+            self._languages[version_id] = language.of(code)
         return self._languages[version_id]
 
     def source(self, chunk: ChunkInfo) -> tuple[str, Geometry]:
