@@ -81,6 +81,34 @@ def test_stemming_is_applied_to_the_query_not_only_to_the_index(texts: Store) ->
     assert texts.search("zzyzx", k=3) == []
 
 
+def test_postgresql_reads_a_query_once_per_reading_and_ranks_a_bounded_set(
+    texts: Store, db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL's top n (issue 34, at 100,000 chunks): the query read in each configuration with
+    each distinct reading once (repeats made the planner scan every row), and at most
+    ``PG_RANKED_ROWS`` matches ranked, never fewer than ``k``."""
+    if not db_url.startswith("postgresql"):
+        pytest.skip("PostgreSQL's tsquery and top n")
+    from citeline.store.search import keyword, pg_tsqueries, pg_tsquery
+
+    configs = ["english", "french", "german", "simple"]
+    with texts.engine.connect() as conn:
+        each = {conn.scalar(text(f"SELECT CAST(to_tsquery('{c}', :q) AS text)"), {"q": "'médecins'"}) for c in configs}
+        reading = pg_tsquery(conn, "'médecins'", configs)
+        assert reading is not None
+        assert sorted(b.strip("() ") for b in reading.split(" | ")) == sorted(each)  # each reading once
+        assert len(each) < len(configs)  # two configurations read it alike: once in the query
+        assert pg_tsquery(conn, "'the' & 'of'", ["english"]) is None  # stop words only
+        # in one round trip; "the" is a stop word in English, a word in 'simple': read once
+        assert pg_tsqueries(conn, ["'médecins'", "'the'"], configs) == [reading, "'the'"]
+    both = "participants OR médecins"
+    ranked = [(h.chunk_id, h.score) for h in texts.search(both, k=2)]
+    assert {h.document for h in texts.search(both, k=2)} == {"study_en.txt", "hopital_fr.txt"}
+    monkeypatch.setattr(keyword, "PG_RANKED_ROWS", 1)
+    assert [(h.chunk_id, h.score) for h in texts.search(both, k=2)] == ranked  # k=2 still ranks two
+    assert len(texts.search(both, k=1)) == 1
+
+
 def test_the_migration_reindexes_an_existing_store_stemmed(texts: Store, db_url: str) -> None:
     texts.close()
     engine = store_db.make_engine(db_url)
