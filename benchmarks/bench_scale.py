@@ -1,52 +1,37 @@
 """Scale-out against one PostgreSQL store: throughput with 1 and 2 local worker processes and with a
 2-worker Dask LocalCluster (workers write directly), on the corpus's text-layer PDFs; the scaling
 ratio and the per-document overhead of the Dask path. Needs PostgreSQL: ``CITELINE_BENCH_PG_URL``
-(default: ``postgresql+psycopg://postgres@127.0.0.1:5432/test``); each run uses a fresh schema."""
+(default: ``postgresql+psycopg://postgres@127.0.0.1:5432/test``); each run uses a fresh schema
+(:func:`benchmarks.common.bench_schema`)."""
 
 from __future__ import annotations
 
 import os
 import tempfile
-import uuid
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, text
-
-from benchmarks.common import linked_corpus, section, text_layer_pdfs, timed
+from benchmarks.common import bench_schema, linked_corpus, section, text_layer_pdfs, timed
 from citeline.batch import IngestOptions, ingest_files
 from citeline.store import Store
 
 PG_URL = os.environ.get("CITELINE_BENCH_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
 
-def _schema_url(schema: str) -> str:
-    sep = "&" if "?" in PG_URL else "?"
-    return f"{PG_URL}{sep}options=-csearch_path%3D{schema}"
-
-
-def _timed_ingest(admin: Any, folder: Path, label: str, options: IngestOptions) -> dict[str, Any]:
-    schema = f"bench_{uuid.uuid4().hex[:10]}"
-    with admin.begin() as conn:
-        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    try:
-        with Store(_schema_url(schema)) as store, section(f"PostgreSQL ingest: {label}"):
-            dt, summary = timed(lambda: ingest_files(store, [folder], options))
-        assert summary.count("failed") == 0
-        return {
-            "seconds": round(dt, 2),
-            "pages": summary.pages,
-            "pages_per_second": round(summary.pages / dt, 2),
-            "seconds_per_document": round(dt / summary.total, 3),
-        }
-    finally:
-        with admin.begin() as conn:
-            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+def _timed_ingest(folder: Path, label: str, options: IngestOptions) -> dict[str, Any]:
+    with bench_schema(PG_URL, "scale") as url, Store(url) as store, section(f"PostgreSQL ingest: {label}"):
+        dt, summary = timed(lambda: ingest_files(store, [folder], options))
+    assert summary.count("failed") == 0
+    return {
+        "seconds": round(dt, 2),
+        "pages": summary.pages,
+        "pages_per_second": round(summary.pages / dt, 2),
+        "seconds_per_document": round(dt / summary.total, 3),
+    }
 
 
 def run() -> dict[str, Any]:
     files = text_layer_pdfs()
-    admin = create_engine(PG_URL)
     results: dict[str, Any] = {"files": len(files)}
     with tempfile.TemporaryDirectory() as tmp:
         folder = linked_corpus(Path(tmp) / "corpus", files)
@@ -56,7 +41,7 @@ def run() -> dict[str, Any]:
             ("local_1", IngestOptions(follow_links=True, workers=1)),
             ("local_2", IngestOptions(follow_links=True, workers=2)),
         ):
-            results[label] = _timed_ingest(admin, folder, label, options)
+            results[label] = _timed_ingest(folder, label, options)
         for n in (1, 2):
             with section(f"start a {n}-worker Dask LocalCluster (not timed with the ingest)"):
                 started, cluster = timed(
@@ -66,10 +51,9 @@ def run() -> dict[str, Any]:
                 client.run(lambda: (__import__("citeline.batch.distributed"), __import__("pdfplumber")))  # warm workers
             results[f"dask_{n}_cluster_start_seconds"] = round(started, 2)
             options = IngestOptions(follow_links=True, workers=n, executor="dask", scheduler=cluster.scheduler_address)
-            results[f"dask_{n}"] = _timed_ingest(admin, folder, f"dask_{n}", options)
+            results[f"dask_{n}"] = _timed_ingest(folder, f"dask_{n}", options)
             client.close()
             cluster.close()
-    admin.dispose()
     one, two = results["local_1"]["pages_per_second"], results["local_2"]["pages_per_second"]
     d1, d2 = results["dask_1"]["pages_per_second"], results["dask_2"]["pages_per_second"]
     results["ratios"] = {

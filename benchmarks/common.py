@@ -152,3 +152,71 @@ def write_summary(name: str, data: dict[str, Any], folder: Path | None = None) -
     }
     path.write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return path
+
+
+#: the prefix of every schema a benchmark makes on PostgreSQL
+BENCH_SCHEMA_PREFIX = "bench_"
+
+
+def _schema_lock(schema: str) -> str:
+    # the advisory lock a running benchmark holds on its schema, named by the schema's own name
+    return f"SELECT {{}}(hashtext('{schema}'))"
+
+
+def drop_stale_bench_schemas(admin: Any) -> list[str]:
+    """Drop the ``bench_*`` schemas no running benchmark holds (a run killed before its ``finally``
+    leaves its schema behind: 100,000 chunks and their indexes). A schema whose advisory lock a
+    live run holds (:func:`bench_schema`) is kept, and so is one whose tables another session has
+    locked (a ``DROP`` waits at most 2 s for them); what was dropped is returned."""
+    from sqlalchemy import text
+
+    dropped = []
+    with admin.connect() as conn:
+        conn = conn.execution_options(isolation_level="AUTOCOMMIT")
+        names = conn.execute(
+            text("SELECT nspname FROM pg_namespace WHERE starts_with(nspname, :prefix) ORDER BY nspname"),
+            {"prefix": BENCH_SCHEMA_PREFIX},
+        ).scalars()
+        for schema in list(names):
+            if not conn.execute(text(_schema_lock(schema).format("pg_try_advisory_lock"))).scalar():
+                continue  # a live run holds it
+            try:
+                conn.execute(text("SET lock_timeout = '2s'"))
+                conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+                dropped.append(schema)
+            except Exception:  # in use: its tables locked by another session
+                pass
+            finally:
+                conn.execute(text("RESET lock_timeout"))
+                conn.execute(text(_schema_lock(schema).format("pg_advisory_unlock")))
+    return dropped
+
+
+@contextmanager
+def bench_schema(url: str, label: str = "") -> Iterator[str]:
+    """A fresh schema of the PostgreSQL database at ``url`` for one benchmark run, yielded as the
+    database URL with ``search_path`` set to it: stale ``bench_*`` schemas dropped first
+    (:func:`drop_stale_bench_schemas`), the new one held by an advisory lock while the run lasts
+    and dropped when it ends, failed or not."""
+    import uuid
+
+    from sqlalchemy import create_engine, text
+
+    admin = create_engine(url)
+    schema = f"{BENCH_SCHEMA_PREFIX}{label + '_' if label else ''}{uuid.uuid4().hex[:10]}"
+    try:
+        dropped = drop_stale_bench_schemas(admin)
+        if dropped:
+            print(f"   dropped stale schemas: {', '.join(dropped)}", flush=True)
+        with admin.connect() as holder:
+            holder = holder.execution_options(isolation_level="AUTOCOMMIT")
+            holder.execute(text(_schema_lock(schema).format("pg_advisory_lock")))
+            holder.execute(text(f'CREATE SCHEMA "{schema}"'))
+            try:
+                sep = "&" if "?" in url else "?"
+                yield f"{url}{sep}options=-csearch_path%3D{schema}"
+            finally:
+                holder.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+                holder.execute(text(_schema_lock(schema).format("pg_advisory_unlock")))
+    finally:
+        admin.dispose()

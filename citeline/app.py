@@ -88,6 +88,24 @@ def collection_option(help_text: str) -> Callable[[F], F]:
     return click.option("--collection", "-c", "collection", metavar="NAME", default=None, help=help_text)
 
 
+def context_options(fn: F) -> F:
+    """``--merge/--no-merge`` and ``--max-tokens N``: how a recorded context is made (``context``,
+    ``search --context``), passed on to :meth:`Store.create_context` as ``merge`` and ``max_tokens``."""
+    fn = click.option(
+        "--max-tokens",
+        type=click.IntRange(1),
+        default=None,
+        metavar="N",
+        help="Keep passages, in the order given, while the prompt's sources stay within N approximate tokens.",
+    )(fn)
+    return click.option(
+        "--merge/--no-merge",
+        default=None,
+        help="Merge chunks that overlap or touch (neighbours of one version) into one passage under one marker "
+        "[default: merge].",
+    )(fn)
+
+
 class _EchoHandler(logging.Handler):
     """Log records as one escaped line each on stderr (through click, so tests capture them)."""
 

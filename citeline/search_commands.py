@@ -9,7 +9,16 @@ from typing import Any
 
 import click
 
-from citeline.app import EXIT_USAGE, CommandError, cli, collection_option, db_option, errors_as_messages, open_store
+from citeline.app import (
+    EXIT_USAGE,
+    CommandError,
+    cli,
+    collection_option,
+    context_options,
+    db_option,
+    errors_as_messages,
+    open_store,
+)
 from citeline.output import csv_text, table
 from citeline.store.embeddings import load_embedder
 from citeline.store.search import Change, SearchMode
@@ -36,6 +45,7 @@ _HIT_COLUMNS = ["chunk_id", "score", "document", "version", "page_start", "page_
 )
 @click.option("--context", "record", is_flag=True, help="Record the hits as an injected set (a context id).")
 @click.option("--markers", default=None, metavar="S1,S2,...", help="Marker names for the hits (default: S1..Sn).")
+@context_options
 @collection_option("Only documents of this collection.")
 @click.option(
     "--mode",
@@ -54,6 +64,8 @@ def search(
     fmt: str | None,
     record: bool,
     markers: str | None,
+    merge: bool | None,
+    max_tokens: int | None,
     collection: str | None,
     mode: SearchMode,
     embedder_spec: str | None,
@@ -72,7 +84,11 @@ def search(
 
     With --context the hits are recorded as an injected set and the prompt block is printed with
     its context id: put it in the model's prompt, then `citeline verify --context ID` checks that
-    the answer cites only these markers and that its quotes are in them.
+    the answer cites only these markers and that its quotes are in them. The set is made as
+    `citeline context` makes it: hits that overlap or touch (neighbours of one version) are one
+    passage under one marker unless --no-merge, and --max-tokens keeps passages in rank order
+    while the prompt's sources fit; the other output formats list the recorded hits only, each
+    with its recorded marker.
 
     jsonl fields: chunk_id, score, document, version, is_current, page_start, page_end, raw_start,
     raw_end, snippet, text, collection (and marker, context_id with --context). Scores are BM25 on SQLite and
@@ -84,6 +100,7 @@ def search(
         citeline search 'licen* -proprietary' --document 'pdf/*' --format jsonl
         citeline search 'GNU General Public License' --k 4 --context > prompt.txt
         citeline search 'notice period' --collection legal --context
+        citeline search 'notice period' --k 12 --context --max-tokens 1500
         citeline search 'how many participants took part' --mode hybrid --embedder mypkg.embed:model
     """
     store = open_store(migrate=record)
@@ -92,6 +109,8 @@ def search(
     names = [name.strip() for name in markers.split(",")] if markers else None
     if names is not None and (not all(names) or len(set(names)) != len(names)):
         raise CommandError("--markers: names must be distinct and not empty", EXIT_USAGE)
+    if not record and (merge is not None or max_tokens is not None):
+        raise CommandError("--merge, --no-merge and --max-tokens make a context: add --context", EXIT_USAGE)
     fmt = fmt or ("prompt" if record else "table")
     with errors_as_messages():
         embedder = load_embedder(embedder_spec) if embedder_spec and mode != "keyword" else None
@@ -112,8 +131,23 @@ def search(
         labels = (names or [f"S{i}" for i in range(1, len(hits) + 1)])[: len(hits)]
         context_id = None
         if record:
-            ctx = store.create_context([h.chunk_id for h in hits], markers=labels, allow_superseded=all_versions)
+            ctx = store.create_context(
+                [h.chunk_id for h in hits],
+                markers=labels if names is not None else None,
+                allow_superseded=all_versions,
+                merge=merge is not False,
+                max_tokens=max_tokens,
+            )
             context_id = ctx.context_id
+            if fmt == "prompt":
+                click.echo(ctx.prompt)
+                return
+            # the hits the context holds, in rank order, each under its recorded marker
+            recorded = {cid: mk for mk, cid in ctx.sources}
+            labels, hits = (
+                [recorded[h.chunk_id] for h in hits if h.chunk_id in recorded],
+                [h for h in hits if h.chunk_id in recorded],
+            )
     if fmt == "prompt":
         click.echo(prompt_text(context_id, labels, hits))
         return

@@ -12,6 +12,7 @@ from citeline.app import (
     CommandError,
     cli,
     collection_option,
+    context_options,
     db_option,
     errors_as_messages,
     open_store,
@@ -28,26 +29,14 @@ from citeline.output import dumps
 @click.option(
     "--allow-superseded", is_flag=True, help="Inject chunks of superseded or deleted versions too (refused otherwise)."
 )
-@click.option(
-    "--merge/--no-merge",
-    default=True,
-    show_default=True,
-    help="Merge chunks that overlap or touch (neighbours of one version) into one passage under one marker.",
-)
-@click.option(
-    "--max-tokens",
-    type=click.IntRange(1),
-    default=None,
-    metavar="N",
-    help="Keep passages, in the order given, while the prompt's sources stay within N approximate tokens.",
-)
+@context_options
 @click.option("--format", "fmt", type=click.Choice(["prompt", "json"]), default="prompt", show_default=True)
 @db_option
 def context(
     chunk_ids: tuple[str, ...],
     markers: str | None,
     allow_superseded: bool,
-    merge: bool,
+    merge: bool | None,
     max_tokens: int | None,
     fmt: str,
 ) -> None:
@@ -74,7 +63,11 @@ def context(
     names = [m.strip() for m in markers.split(",")] if markers else None
     with errors_as_messages():
         ctx = store.create_context(
-            list(chunk_ids), markers=names, allow_superseded=allow_superseded, merge=merge, max_tokens=max_tokens
+            list(chunk_ids),
+            markers=names,
+            allow_superseded=allow_superseded,
+            merge=merge is not False,
+            max_tokens=max_tokens,
         )
     if fmt == "json":
         payload = ctx.as_json()

@@ -81,6 +81,34 @@ def test_stemming_is_applied_to_the_query_not_only_to_the_index(texts: Store) ->
     assert texts.search("zzyzx", k=3) == []
 
 
+def test_postgresql_reads_a_query_once_per_reading_and_ranks_a_bounded_set(
+    texts: Store, db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL's top n (issue 34, at 100,000 chunks): the query read in each configuration with
+    each distinct reading once (repeats made the planner scan every row), and at most
+    ``PG_RANKED_ROWS`` matches ranked, never fewer than ``k``."""
+    if not db_url.startswith("postgresql"):
+        pytest.skip("PostgreSQL's tsquery and top n")
+    from citeline.store.search import keyword, pg_tsqueries, pg_tsquery
+
+    configs = ["english", "french", "german", "simple"]
+    with texts.engine.connect() as conn:
+        each = {conn.scalar(text(f"SELECT CAST(to_tsquery('{c}', :q) AS text)"), {"q": "'médecins'"}) for c in configs}
+        reading = pg_tsquery(conn, "'médecins'", configs)
+        assert reading is not None
+        assert sorted(b.strip("() ") for b in reading.split(" | ")) == sorted(each)  # each reading once
+        assert len(each) < len(configs)  # two configurations read it alike: once in the query
+        assert pg_tsquery(conn, "'the' & 'of'", ["english"]) is None  # stop words only
+        # in one round trip; "the" is a stop word in English, a word in 'simple': read once
+        assert pg_tsqueries(conn, ["'médecins'", "'the'"], configs) == [reading, "'the'"]
+    both = "participants OR médecins"
+    ranked = [(h.chunk_id, h.score) for h in texts.search(both, k=2)]
+    assert {h.document for h in texts.search(both, k=2)} == {"study_en.txt", "hopital_fr.txt"}
+    monkeypatch.setattr(keyword, "PG_RANKED_ROWS", 1)
+    assert [(h.chunk_id, h.score) for h in texts.search(both, k=2)] == ranked  # k=2 still ranks two
+    assert len(texts.search(both, k=1)) == 1
+
+
 def test_the_migration_reindexes_an_existing_store_stemmed(texts: Store, db_url: str) -> None:
     texts.close()
     engine = store_db.make_engine(db_url)
@@ -326,6 +354,64 @@ def test_context_command_merges_and_budgets(report_pdf: Store, db_url: str) -> N
     code, _, err = run("--db", db_url, "context", a.chunk_id, "--markers", "Ü~1")
     assert code != 0
     assert "holds '~'" in err
+
+
+def test_search_context_merges_and_budgets_as_the_context_command_does(report_pdf: Store, db_url: str) -> None:
+    """``search --context`` makes its context through the same ``create_context`` as ``context``:
+    the two neighbours a phrase of their shared text finds are one passage under one marker."""
+    import re
+
+    from citeline.ingest.chunker import approx_tokens
+
+    a, b = overlapping_pair(report_pdf)
+    shared = a.text[b.clean_start - a.clean_start :]
+    phrase = " ".join(shared.split()[1:-1])  # whole words only: the overlap may start inside one
+    assert len(phrase.split()) >= 2
+    assert any(ord(ch) > 127 for ch in a.text + b.text)  # the fixture's German and French
+    query = f'"{phrase}"'
+    code, out, _ = run("--db", db_url, "search", query, "--k", "2", "--format", "jsonl")
+    assert code == 0
+    ranked = [json.loads(line)["chunk_id"] for line in out.splitlines()]
+    assert set(ranked) == {a.chunk_id, b.chunk_id}
+
+    code, out, _ = run("--db", db_url, "search", query, "--k", "2", "--context", "--format", "jsonl")
+    assert code == 0
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [line["chunk_id"] for line in lines] == ranked  # rank order, recorded markers
+    assert {line["chunk_id"]: line["marker"] for line in lines} == {a.chunk_id: "S1", b.chunk_id: "S1~2"}
+    assert report_pdf.context(lines[0]["context_id"]).sources == (("S1", a.chunk_id), ("S1~2", b.chunk_id))
+
+    code, out, _ = run("--db", db_url, "search", query, "--k", "2", "--context")
+    assert code == 0
+    assert out.count("[S1]") == 1
+    assert "[S2]" not in out
+    assert out.count(shared) == 1  # the shared text once
+    context_id = re.match(r"<!-- citeline context (ctx_[0-9a-f]+) -->", out)
+    assert context_id is not None
+    # the same prompt block `citeline context` prints for these chunks
+    code, by_context, _ = run("--db", db_url, "context", b.chunk_id, a.chunk_id)
+    assert code == 0
+    assert out.split("\n", 1)[1] == by_context.split("\n", 1)[1]
+
+    code, out, _ = run("--db", db_url, "search", query, "--k", "2", "--context", "--no-merge")
+    assert code == 0
+    assert "[S2]" in out
+    assert out.count(shared) == 2
+
+    first = {a.chunk_id: a, b.chunk_id: b}[ranked[0]]
+    budget = approx_tokens(passage_block("S1", [first]))
+    code, out, _ = run(
+        "--db", db_url, "search", query, "--k", "2", "--context", "--no-merge", "--max-tokens", str(budget)
+    )
+    assert code == 0
+    assert "[S1]" in out
+    assert "[S2]" not in out  # the second hit does not fit
+    assert first.text in out
+    code, _, err = run("--db", db_url, "search", query, "--k", "2", "--context", "--max-tokens", "2")
+    assert code == 2
+    assert err.startswith("Error: --max-tokens 2: no passage fits (the first alone is ")
+    code, _, err = run("--db", db_url, "search", query, "--max-tokens", "500")
+    assert (code, err.strip()) == (2, "Error: --merge, --no-merge and --max-tokens make a context: add --context")
 
 
 # ----------------------------------------------------------------------------- 4. adapters
