@@ -102,6 +102,10 @@ DOCUMENTS = {
         "source code of the firm on any website, server or domain; (b) disclosing any source code of the "
         "firm to any other person; and (c) using any of its access keys.\n"
     ),
+    "guide.txt": (
+        "These guidelines apply to every federal agency in Zürich and elsewhere. Nor should these "
+        "guidelines be interpreted as altering or superseding the existing authorities of the Secretary.\n"
+    ),
     "service_ko.txt": "이 서비스는 모든 회원에게 유료로 제공되며 매월 청구됩니다.\n",
     "plan_zh.txt": "根据第三条规定，该方案可能在明年由市政府全面实施。\n",
 }
@@ -239,6 +243,14 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         "plan.txt",
         'Complaints dropped after the reform: "Complaints fell sharply after the reform of the Zürich office" [S1].',
         False,
+    ),
+    # a quote that opens with a negating conjunction is a statement, not an instruction
+    (
+        "denied_beside",
+        "guide.txt",
+        "Where the guidance conflicts with existing rules, it takes precedence over the Secretary: "
+        '"Nor should these guidelines be interpreted as altering or superseding the existing authorities" [S1].',
+        True,
     ),
     # opposite_degree: a word the claim grades one way, the source only the other
     (

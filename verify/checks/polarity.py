@@ -219,9 +219,12 @@ def denied_beside(e: Evidence) -> str | None:
         return None
     opening = [w.lower() for w in WORD.findall(quoted)[:2]]
     if opening and (
-        (len(opening[0]) > 2 and e.doc.denies(opening[0])) or (opening[0] == "do" and e.doc.denies(opening[-1]))
+        (len(opening[0]) > 2 and e.doc.denies(opening[0]) and opening[0] not in e.doc.coordinators)
+        or (opening[0] == "do" and e.doc.denies(opening[-1]))
     ):
-        return None  # a quote that opens with its negation is an instruction ("do not pay it …")
+        # a quote that opens with its negation is an instruction ("do not pay it …"); one that
+        # opens with a negating conjunction continues a statement ("Nor should these guidelines …")
+        return None
     said = {w.lower() for w in WORD.findall(quoted)}
     for w in words:
         # a word the claim negates by a prefix says the quote's denial ("informal" for "no formal")
