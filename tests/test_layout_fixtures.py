@@ -319,6 +319,21 @@ def test_ruled_table_rows_are_consecutive_lines_of_tab_separated_cells(backend: 
     assert lines[start : start + len(rows)] == rows
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_wrapped_cells_of_a_table_without_rules_are_whole_row_by_row(backend: str) -> None:
+    # each cell's two or three lines joined in its place, cells in a row, rows in order
+    gt = truth("layout_wrapped_cells")
+    ex, cleaned = extracted("layout_wrapped_cells", backend)
+    rows = ["\t".join(row) for row in gt["table"]]
+    lines = raw_lines(ex)
+    start = lines.index(rows[0])
+    assert lines[start : start + len(rows)] == rows
+    text = fold(cleaned.text)
+    for row in gt["table"]:
+        for cell in row:
+            assert fold(cell) in text, cell
+
+
 # ----------------------------------------------------------------------------- vertical Japanese
 
 
