@@ -35,6 +35,9 @@ PITCH_SLACK = 1.15
 MAX_ROW_STEP = 2.5
 #: Two blocks beside each other start on one row when their first baselines are this close (points).
 TOLERANCE = 2.0
+#: Two sides of a gutter are one table's columns when their blocks start together on this many rows
+#: at least (on two, a page's last lines beside a running head can: chi2023_citesee_2col, tuning).
+MIN_ROWS = 3
 #: A cell continues a column when it starts within this many ems of the column's first cell.
 ALIGN = 0.5
 
@@ -45,7 +48,7 @@ ALIGN = 0.5
 def aligned_cells(left: Sequence[Piece], right: Sequence[Piece]) -> bool:
     """The two sides of a gutter are the columns of one table without rules whose cells wrap: each
     side's blocks (runs of baselines at the side's pitch) start on the same baselines as the other
-    side's, on at least two rows, and some block holds two lines or more (a cell that wraps).
+    side's, on at least :data:`MIN_ROWS` rows, and some block holds two lines or more (a cell that wraps).
     Two columns of text start their paragraphs at heights of their own; an index's columns drift."""
     if not left or not right:
         return False
@@ -76,7 +79,7 @@ def aligned_cells(left: Sequence[Piece], right: Sequence[Piece]) -> bool:
                 wrapped = wrapped or run >= 2
         starts.append(found)
     few, many = sorted(starts, key=len)
-    if len(few) < 2 or not wrapped:
+    if len(few) < MIN_ROWS or not wrapped:
         return False
     matched = sum(1 for b in many if any(abs(b - c) <= TOLERANCE for c in few))
     return matched == len(many)
@@ -167,6 +170,8 @@ def _rows(run: list[TextLine], pitch: float) -> list[TextLine]:
             groups[-1].append(ln)
     if len(groups) < 2:
         return run  # no space parts the rows: each line is a row
+    if sum(1 for group in groups if "\t" in group[0].text) < 2:
+        return run  # one line of cells (a figure's ticks, a label beside a line): no table of rows
     out: list[TextLine] = []
     for group in groups:
         merged = _merged(group) if len(group) >= 2 else None
@@ -191,7 +196,7 @@ def _merged(group: list[TextLine]) -> TextLine | None:
             if not any(ch.isalpha() for ch in cell.text):
                 return None
             columns[col].append(cell)
-    if not shorter:
+    if not shorter or not all(_wraps(column) for column in columns):
         return None
     row: TextLine | None = None
     for column in columns:
@@ -202,6 +207,19 @@ def _merged(group: list[TextLine]) -> TextLine | None:
     assert row is not None
     row.baseline, row.size = group[0].baseline, max(ln.size for ln in group)
     return row
+
+
+def _wraps(column: list[TextLine]) -> bool:
+    """Each line of a cell but its last was broken for want of room: the next line's first word
+    would not have fitted after it, short of the cell's widest line (a symbol beside its name, a
+    list's entries one a line, are no cell wrapping on)."""
+    right = max(ln.x1 for ln in column)
+    for upper, lower in itertools.pairwise(column):
+        first = lower.text.split(" ", 1)[0]
+        word = lower.xs[2 * len(first) - 1] - lower.x0 if first else 0.0
+        if upper.x1 + word + 0.5 * max(upper.size, 1.0) < right:
+            return False
+    return True
 
 
 # ----------------------------------------------------------------------------- joining parts
