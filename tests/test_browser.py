@@ -18,7 +18,7 @@ from citeline.present.html import build_html
 from citeline.present.web import make_server
 from citeline.store import Store
 from citeline.verify.verify import VerifyOptions, verify_answer
-from tests.conftest import PDF_FIXTURES, ROOT
+from tests.conftest import PDF_FIXTURES, ROOT, truth
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package (pip install -e '.[test]')")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -205,14 +205,14 @@ def test_server_refuses_bad_answers_with_one_line(store: Store, browser: Any) ->
 
 @pytest.fixture(scope="module", params=["pdfplumber", "pdfium"])
 def cropped_store(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    """A store holding one page whose CropBox is offset from its MediaBox (tests/test_cropbox.py)."""
+    """A store holding one page whose CropBox is offset from its MediaBox (the fixture
+    ``layout_offset_cropbox``)."""
     from citeline.ingest.pipeline import PipelineSettings
-    from tests.test_cropbox import offset_cropbox_pdf
 
     folder = tmp_path_factory.mktemp(f"crop-{request.param}")
     docs = folder / "docs"
     docs.mkdir()
-    offset_cropbox_pdf(docs / "offset_cropbox.pdf")
+    shutil.copy(PDF_FIXTURES / "layout_offset_cropbox.pdf", docs)
     with Store(f"sqlite:///{folder / 'c.db'}") as s:
         ingest_files(s, [docs], IngestOptions(workers=1, settings=PipelineSettings(extractor=request.param)))
         yield s
@@ -221,12 +221,13 @@ def cropped_store(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempP
 def test_highlights_land_on_the_quoted_words_under_an_offset_cropbox(
     cropped_store: Store, browser: Any, tmp_path: Path
 ) -> None:
-    """The highlight is where a viewer shows the words: PDF point (x, y) is (x - 50, 700 - y) from the
-    top-left of the page image, which shows the CropBox (500 x 600 points), not the MediaBox."""
-    from tests.test_cropbox import CROP, INSIDE
-
-    x, y, size, text = INSIDE[0]
-    quote = text[: text.index(" wird")]  # "Die Größe der Prüfung für das Café"
+    """The highlight is where a viewer shows the words: a box of the truth (from the MediaBox's
+    top-left corner) less the CropBox's top-left corner, on the page image, which shows the CropBox
+    (500 x 600 points), not the MediaBox."""
+    gt = truth("layout_offset_cropbox")
+    crop = gt["crop_box"]
+    line = next(p for p in gt["paragraphs"] if p["role"] == "body")["lines"][0]
+    quote = line["text"][: line["text"].index(" wird")]  # "Die Größe der Prüfung für das Café"
     chunk = chunk_with(cropped_store, quote)
     answer = {"answer": "The size is set every year [S1].", "sources": {"S1": chunk}}
     answer["citations"] = [{"marker": "S1", "quote": quote}]
@@ -245,9 +246,9 @@ def test_highlights_land_on_the_quoted_words_under_an_offset_cropbox(
     assert image["height"] / image["width"] == pytest.approx(600 / 500, rel=0.02)  # the CropBox, rendered
     sx, sy = image["width"] / 500, image["height"] / 600
     got = hl.bounding_box()
-    assert got["x"] - image["x"] == pytest.approx((x - CROP[0]) * sx, abs=3)
-    baseline = (CROP[3] - y) * sy
-    assert got["y"] - image["y"] < baseline < got["y"] - image["y"] + got["height"]
-    assert got["height"] < 2 * size * sy
+    assert got["x"] - image["x"] == pytest.approx((line["x0"] - crop["x0"]) * sx, abs=3)
+    middle = ((line["top"] + line["bottom"]) / 2 - crop["top"]) * sy
+    assert got["y"] - image["y"] < middle < got["y"] - image["y"] + got["height"]
+    assert got["height"] < 2 * (line["bottom"] - line["top"]) * sy
     assert dialogs == []
     page.close()

@@ -460,6 +460,69 @@ def test_two_columns_of_short_entries_whose_rows_drift_apart_are_columns_not_a_t
     ]
 
 
+#: A table without rules: three columns, cells wrapping on a 11-pt pitch, 6 pt more between rows.
+UNRULED = [
+    ["Volet", "Responsable", "Secteurs"],
+    [["Réseau cyclable", "reliant"], ["Responsable du transport", "actif, urbanisme et", "mobilité"],
+     ["Tous les secteurs et", "quartiers de la ville"]],
+    [["Sécurité des écoliers"], ["Direction des travaux", "publics"], ["Abords des écoles"]],
+    [["Navette électrique", "du centre-ville"], ["Société de transport"], ["Le quai et la gare"]],
+]  # fmt: skip
+
+
+def unruled_table(xs: tuple[float, ...], gap: float = 6.0) -> list[list[Glyph]]:
+    drawn, y = [], 100.0
+    for r, row in enumerate(UNRULED):
+        cells = [[c] if isinstance(c, str) else c for c in row]
+        for x, cell in zip(xs, cells, strict=True):
+            drawn += [glyphs(t, x, y + 11 * k, 9, advance=0.45) for k, t in enumerate(cell)]
+        y += 11 * max(len(c) for c in cells) + (gap if r < len(UNRULED) - 1 else 0)
+    return drawn
+
+
+def _rows_of(table: list[list[str | list[str]]]) -> list[str]:
+    return ["\t".join(c if isinstance(c, str) else " ".join(c) for c in row) for row in table]
+
+
+def test_wrapped_cells_of_a_table_without_rules_read_whole_row_by_row() -> None:
+    # columns far apart (the column search would split them) and close together (read line by line)
+    for xs in ((60.0, 200.0, 380.0), (60.0, 165.0, 290.0)):
+        assert texts(page(*unruled_table(xs))) == _rows_of(UNRULED), xs
+
+
+def test_a_table_without_space_between_rows_keeps_one_row_a_line() -> None:
+    # no space tells the rows apart: each line stays a row of its own (as before)
+    got = texts(page(*unruled_table((60.0, 165.0, 290.0), gap=0.0)))
+    assert "Réseau cyclable\tResponsable du transport\tTous les secteurs et" in got
+
+
+def test_rows_of_one_line_cells_under_a_spaced_header_are_not_merged() -> None:
+    # a header set off by space, rows of figures, and a last row with fewer cells: one line a row
+    rows = [["Stadt", "Plätze", "Kosten"], ["Zürich", "24", "1 200"], ["Genève", "18", "950"],
+            ["Köln", "30", "1 480"], ["Summe", "72"]]  # fmt: skip
+    drawn = []
+    for r, row in enumerate(rows):
+        y = 100.0 + 11 * r + (6 if r else 0)
+        drawn += [glyphs(c, x, y, 9) for x, c in zip((60.0, 200.0, 320.0), row, strict=False)]
+    assert texts(page(*drawn)) == ["\t".join(row) for row in rows]
+
+
+def test_two_columns_of_text_with_spaced_paragraphs_stay_columns() -> None:
+    # paragraphs set off by space, at heights of their own in each column: no table
+    left = [column_text(4, 0), column_text(3, 5), column_text(4, 9)]
+    right = [column_text(2, 3), column_text(5, 11), column_text(3, 2)]
+
+    def column(paras: list[list[str]], x: float) -> list[list[Glyph]]:
+        out, y = [], 100.0
+        for para in paras:
+            out += [glyphs(t, x, y + 11 * k, 9, advance=0.45) for k, t in enumerate(para)]
+            y += 11 * len(para) + 6
+        return out
+
+    got = texts(page(*column(left, 60), *column(right, 320)))
+    assert got == [t for para in left + right for t in para]
+
+
 def test_independent_needs_a_column_of_lines_and_few_shared_baselines() -> None:
     def side(x: float, bases: list[float]) -> list[lines.Piece]:
         run = [g for y in bases for g in glyphs("Zürich, 4", x, y, 10)]

@@ -2,7 +2,8 @@
 pitch, margin line numbers, a rotated margin stamp, a footnote block, figure labels in the gutter,
 sub- and superscripts, line-end hyphens, glyphs without a Unicode mapping, a ruled table and a page
 of vertical Japanese in two tiers, a two-column index and an unruled table, notes with labels beside
-them. Each test states the correct behaviour."""
+them; a book's pages, a table without rules whose cells wrap, an offset CropBox (more in
+tests/test_book_furniture.py and tests/test_cropbox.py). Each test states the correct behaviour."""
 
 from __future__ import annotations
 
@@ -33,6 +34,9 @@ LAYOUT_FIXTURES = [
     "layout_index",
     "layout_side_notes",
     "layout_vertical_japanese",
+    "layout_book",
+    "layout_wrapped_cells",
+    "layout_offset_cropbox",
 ]
 #: Fixtures whose body lines are each drawn by one text() call (so each is a whole raw line).
 WHOLE_LINE_FIXTURES = [
@@ -44,6 +48,8 @@ WHOLE_LINE_FIXTURES = [
     "layout_hyphenation",
     "layout_ruled_table",
     "layout_index",
+    "layout_book",
+    "layout_offset_cropbox",
 ]
 UNMAPPED = "\ufffd"
 
@@ -311,6 +317,21 @@ def test_ruled_table_rows_are_consecutive_lines_of_tab_separated_cells(backend: 
     lines = raw_lines(ex)
     start = lines.index(rows[0])
     assert lines[start : start + len(rows)] == rows
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_wrapped_cells_of_a_table_without_rules_are_whole_row_by_row(backend: str) -> None:
+    # each cell's two or three lines joined in its place, cells in a row, rows in order
+    gt = truth("layout_wrapped_cells")
+    ex, cleaned = extracted("layout_wrapped_cells", backend)
+    rows = ["\t".join(row) for row in gt["table"]]
+    lines = raw_lines(ex)
+    start = lines.index(rows[0])
+    assert lines[start : start + len(rows)] == rows
+    text = fold(cleaned.text)
+    for row in gt["table"]:
+        for cell in row:
+            assert fold(cell) in text, cell
 
 
 # ----------------------------------------------------------------------------- vertical Japanese

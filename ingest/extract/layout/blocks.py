@@ -21,11 +21,11 @@ import bisect
 import itertools
 import re
 import unicodedata
-from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from citeline.ingest.extract.glyphs import Rule
+from citeline.ingest.extract.layout.cells import aligned_cells, join_cell, join_lines, wrapped_rows
 from citeline.ingest.extract.layout.lines import (
     FULL_STOP,
     SENTENCE_END,
@@ -496,6 +496,8 @@ def _gutter_split(
     # drift apart (an index) or one side runs a paragraph beside them (a worked example beside a small
     # sample table)
     long_left, long_right = _long_pieces(left, settings), _long_pieces(right, settings)
+    if aligned_cells(left, right):
+        return None  # one table's columns whose cells wrap: read row by row, each cell whole
     if (
         not (long_left and long_right)
         and not _independent(left, right, settings)
@@ -716,6 +718,7 @@ def _group_blocks(group: list[Piece], g: int, rules: Sequence[Rule], settings: L
     _mark_footnotes(lines, settings)
     if labels:
         lines = _with_asides(lines, labels, settings)
+    lines = wrapped_rows(lines, settings)
     # the tables, each at its place among the lines
     out: list[Block] = []
     tags: list[list[Word]] = []
@@ -914,7 +917,7 @@ def _table_row(row: list[Piece], vertical: Sequence[Rule], settings: LayoutSetti
             cells[-1].append(p)
     line = make_line(cells[0], settings, cells=True, kind="table")
     for cell in cells[1:]:
-        line = _join_cell(line, make_line(cell, settings, cells=True, kind="table"))
+        line = join_cell(line, make_line(cell, settings, cells=True, kind="table"))
     return line
 
 
@@ -1014,11 +1017,11 @@ def _merged_row(lines: list[TextLine], columns: dict[Cell, list[TextLine]]) -> T
     for c in sorted(columns):
         cell = columns[c][0]
         for more in columns[c][1:]:
-            cell = _join_lines(cell, more)
+            cell = join_lines(cell, more)
         joined.append(cell)
     row = joined[0]
     for cell in joined[1:]:
-        row = _join_cell(row, cell)
+        row = join_cell(row, cell)
     return row
 
 
@@ -1048,40 +1051,6 @@ def _fills(line: TextLine, cell: Cell) -> bool:
 def _start(p: Piece | TextLine) -> float:
     """Where a cell's text starts, a few points in (centred text may stand out over its rule)."""
     return p.x0 + min(4.0, (p.x1 - p.x0) / 4)
-
-
-def _join_lines(upper: TextLine, lower: TextLine) -> TextLine:
-    """Two lines of one wrapped cell as one: a space between them, none between CJK characters or
-    after a line-end hyphen (the hyphen stays, as drawn: ``state-of-the-art``)."""
-    tail, head = upper.text[-1:], lower.text[:1]
-    sep = "" if not tail or not head or tail in "-\u2010" or (is_cjk(tail) and is_cjk(head)) else " "
-    return _joined(upper, lower, sep, (upper.x1, upper.x1))
-
-
-def _join_cell(left: TextLine, right: TextLine) -> TextLine:
-    """A row's next cell after the ones before it, a tab between them."""
-    return _joined(left, right, "\t", (left.x1, max(left.x1, right.x0)))
-
-
-def _joined(first: TextLine, second: TextLine, sep: str, sep_edges: tuple[float, float]) -> TextLine:
-    """Two parts of one table line as one, ``sep`` (drawn from ``sep_edges[0]`` to
-    ``sep_edges[1]``) between them when it is not empty."""
-    xs = array("f", first.xs)
-    if sep:
-        xs.extend(sep_edges)
-    xs.extend(second.xs)
-    return TextLine(
-        first.text + sep + second.text,
-        xs,
-        min(first.x0, second.x0),
-        max(first.x1, second.x1),
-        min(first.top, second.top),
-        max(first.bottom, second.bottom),
-        first.baseline,
-        max(first.size, second.size),
-        "table",
-        first.pieces + second.pieces,
-    )
 
 
 def _runs(lines: list[TextLine], g: int) -> list[Block]:

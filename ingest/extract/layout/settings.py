@@ -33,8 +33,9 @@ from citeline.ingest.errors import LayoutSettingError
 #: paragraph beside a small table as a column of its own and seats raised accents on their letter;
 #: 10 gives the pdfium backend the rules pdfplumber finds (inside form objects, each subpath of a
 #: path) and reads text inside a frame no rule crosses as a region of its own, not as a table; 11 reads
-#: pages in CropBox coordinates on both backends and sets text outside the CropBox apart.)
-LAYOUT_VERSION = 11
+#: pages in CropBox coordinates on both backends and sets text outside the CropBox apart; 12 reads the
+#: cells of a table without rules whose cells wrap whole, row by row.)
+LAYOUT_VERSION = 12
 
 
 @dataclass(frozen=True, slots=True)
