@@ -142,9 +142,11 @@ PROCESS_RUNNERS = {
 def child(runner: str, path: Path, workdir: Path) -> tuple[float, float, float, bool]:
     """``(wall seconds, CPU seconds, peak RSS MB, ok)`` of one fresh process running ``runner`` on
     ``path`` (CPU: user + system time of the process and its children, from ``wait4``; on a shared
-    machine it moves less than the wall time)."""
+    machine it moves less than the wall time; peak RSS: the reader's own high-water mark, which it
+    prints). ``ingest`` adds the file to ``workdir/ingest.db``: the first file of a round creates
+    the database, as ingesting a corpus file by file would."""
     if runner == "ingest":
-        db = workdir / f"ingest-{time.monotonic_ns()}.db"
+        db = workdir / "ingest.db"
         cmd = [
             sys.executable, "-c", "from citeline.cli import main; main()", "--db", f"sqlite:///{db}", "ingest",
             str(path), "--workers", "1", "--extractor", "pdfium", "--ocr", "off",
@@ -156,15 +158,21 @@ def child(runner: str, path: Path, workdir: Path) -> tuple[float, float, float, 
     # install under PYTHONDONTWRITEBYTECODE=1 would compile citeline's source in every process)
     env.update(PYTHONWARNINGS="ignore", PYTHONPYCACHEPREFIX=str(workdir / "pycache"))
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=workdir)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - t0
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if runner == "ingest":
-        for leftover in workdir.glob("ingest-*.db*"):
-            leftover.unlink()
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL, env=env, cwd=workdir)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        printed = out.read().decode("utf-8", "replace").split()
     cpu = usage.ru_utime + usage.ru_stime
-    return wall, cpu, usage.ru_maxrss / 1024, proc.returncode == 0
+    rss = int(printed[1]) / 1024 if runner != "ingest" and len(printed) == 2 else usage.ru_maxrss / 1024
+    return wall, cpu, rss, proc.returncode == 0
+
+
+def drop_database(workdir: Path) -> None:
+    for leftover in workdir.glob("ingest.db*"):
+        leftover.unlink()
 
 
 def process_runners() -> tuple[dict[str, str], dict[str, str]]:
@@ -184,12 +192,14 @@ def wall_times(files: list[Path], rounds: int, workdir: Path) -> dict[str, Any]:
     runners, missing = process_runners()
     for runner in runners.values():  # warm-up: the bytecode cache, the page cache
         child(runner, files[0], workdir)
+    drop_database(workdir)
     totals: dict[str, list[float]] = {name: [] for name in runners}
     cpu_totals: dict[str, list[float]] = {name: [] for name in runners}
     failed: set[str] = set()
     per_file: dict[str, dict[str, list[float]]] = {p.name: {n: [] for n in runners} for p in files}
     cpu_file: dict[str, dict[str, list[float]]] = {p.name: {n: [] for n in runners} for p in files}
     for _ in range(rounds):
+        drop_database(workdir)  # each round ingests into a new database
         for path in files:
             for name, runner in runners.items():
                 wall, cpu, _, ok = child(runner, path, workdir)

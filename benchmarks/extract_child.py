@@ -98,6 +98,20 @@ RUNNERS = {
 }
 
 
+def peak_kb() -> int:
+    """This program's peak resident memory (KiB): ``VmHWM``, the high-water mark of the process's
+    own memory since ``exec``. (``ru_maxrss`` also counts the parent's pages the child was forked
+    with, which is the benchmark's size, not the reader's.)"""
+    with open("/proc/self/status", encoding="ascii") as fh:
+        for line in fh:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
 if __name__ == "__main__":
     runner, file = sys.argv[1], sys.argv[2]
-    print(RUNNERS[runner](file))
+    pages = RUNNERS[runner](file)
+    print(f"{pages}\t{peak_kb()}")
