@@ -38,6 +38,10 @@ TOLERANCE = 2.0
 #: Two sides of a gutter are one table's columns when their blocks start together on this many rows
 #: at least (on two, a page's last lines beside a running head can: chi2023_citesee_2col, tuning).
 MIN_ROWS = 3
+#: A block of more lines than this on either side of a gutter is a paragraph, not a wrapped cell:
+#: the two sides are then read as columns (a table of passages, "Passage received by BM25" beside
+#: "Passage retrieved by DPR", interleaved line by line otherwise).
+MAX_CELL_LINES = 4
 #: A cell continues a column when it starts within this many ems of the column's first cell.
 ALIGN = 0.5
 
@@ -77,6 +81,8 @@ def aligned_cells(left: Sequence[Piece], right: Sequence[Piece]) -> bool:
             else:
                 run += 1
                 wrapped = wrapped or run >= 2
+                if run > MAX_CELL_LINES:
+                    return False  # a paragraph, not a cell: columns of passages side by side
         starts.append(found)
     few, many = sorted(starts, key=len)
     if len(few) < MIN_ROWS or not wrapped:
