@@ -580,3 +580,31 @@ def test_a_list_lead_in_denies_its_items_only_in_its_own_clause(lead: str, code:
     from citeline.verify.checks.polarity import lead_denies
 
     assert lead_denies(lead, of(code)) is denies
+
+
+@pytest.mark.parametrize(
+    ("code", "text", "item", "lead"),
+    [
+        (
+            "en",
+            "Defendant Müller is prohibited from: (a) uploading any code; (b) disclosing it; and (c) using keys.",
+            "using keys",
+            "Defendant Müller is prohibited from:",
+        ),
+        (
+            "fr",
+            "Il est interdit à M. Lefèvre de : a) publier le code ; b) le divulguer ; et c) utiliser les clés.",
+            "utiliser les clés",
+            "Il est interdit à M. Lefèvre de :",
+        ),
+        # a list's later item joined by a coordinator of another language is no item of the list
+        ("en", "Müller is prohibited from: (a) uploading any code; und (b) disclosing it.", "disclosing", ""),
+        # a parenthesised letter in prose after a colon, without earlier items, is the first item
+        ("en", "Note: (a) the fee for Zürich is due.", "the fee", "Note:"),
+    ],
+)
+def test_a_list_run_into_its_sentence_has_its_lead_in(code: str, text: str, item: str, lead: str) -> None:
+    from citeline.text.lang import of
+    from citeline.verify.claims import lead_in
+
+    assert lead_in(text, text.index(item), of(code)) == lead

@@ -174,7 +174,7 @@ def lead_in(text: str, start: int, lang: Language) -> str:
     before "1. Your only …"; "Do not count the following as days of presence." before bullets),
     across the list's earlier items, or "" when the sentence at ``start`` is no list item."""
     s, _ = bounds(text, start, start, lang)
-    inline = _inline_lead(text, s, start)
+    inline = _inline_lead(text, s, start, lang)
     if inline:
         return inline
     for _ in range(_LIST_REACH):
@@ -197,11 +197,18 @@ def lead_in(text: str, start: int, lang: Language) -> str:
 
 #: An item mark run into a sentence ("… prohibited from: (a) uploading …; (b) disclosing …").
 _INLINE_MARK = re.compile(r"(?<!\w)\(?(?:[a-z]|[ivx]{1,4}|\d{1,2})\)\s*$")
-#: An earlier inline item: a mark, then text up to a semicolon.
-_INLINE_ITEMS = re.compile(r"(?:\s*\(?(?:[a-z]|[ivx]{1,4}|\d{1,2})\)[^;:]*;(?:\s*(?:and|or|und|oder|et|ou|y|o))?)*\s*$")
 
 
-def _inline_lead(text: str, s: int, start: int) -> str:
+@functools.cache
+def _inline_items(lang: Language) -> re.Pattern[str]:
+    """Earlier items of a list run into its sentence: each a mark, then text up to a semicolon,
+    maybe with a coordinator of ``lang`` after it ("; and (c) …")."""
+    joined = "|".join(map(re.escape, sorted(lang.coordinators, key=len, reverse=True)))
+    coordinator = rf"(?:\s*(?:{joined})\b)?" if joined else ""
+    return re.compile(rf"(?:\s*\(?(?:[a-z]|[ivx]{{1,4}}|\d{{1,2}})\)[^;:]*;{coordinator})*\s*")
+
+
+def _inline_lead(text: str, s: int, start: int, lang: Language) -> str:
     """The lead-in of a list run into its sentence, where the quote at ``start`` is one of its
     items: "Defendant Leon is specifically prohibited from:" before "(a) uploading …; (b) …"; or ""."""
     head = text[s:start]
@@ -209,7 +216,7 @@ def _inline_lead(text: str, s: int, start: int) -> str:
     if mark is None:
         return ""
     colon = max(head.rfind(":", 0, mark.start()), head.rfind("：", 0, mark.start()))
-    if colon < 0 or not _INLINE_ITEMS.fullmatch(head, colon + 1, mark.start()):
+    if colon < 0 or not _inline_items(lang).fullmatch(head, colon + 1, mark.start()):
         return ""
     return head[: colon + 1].strip()
 
