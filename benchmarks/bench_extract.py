@@ -22,10 +22,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pdfplumber
 import pypdfium2 as pdfium
 
 from benchmarks.common import CORPUS, ROOT, section, text_layer_pdfs, timed
+from benchmarks.extract_child import raw_extract_text
 from citeline.ingest.errors import ExtractionError
 from citeline.ingest.extract import extract
 from citeline.ingest.extract.ocr import OcrSettings
@@ -33,14 +33,6 @@ from citeline.ingest.extract.ocr import OcrSettings
 #: text layers only, as the references read them (OCR would read the 21 pages of
 #: tamreview_cid_garbled.pdf, mostly unmapped glyphs, at about 2.4 s a page)
 NO_OCR = OcrSettings(mode="off")
-
-
-def raw_extract_text(path: Path) -> int:
-    with pdfplumber.open(path) as pdf:
-        for page in pdf.pages:
-            page.extract_text()
-            page.close()
-        return len(pdf.pages)
 
 
 def raw_pdfium(path: Path) -> int:
@@ -66,7 +58,7 @@ def ours(backend: str) -> Any:
 def run(repeat: int = 1) -> dict[str, Any]:
     files = text_layer_pdfs()
     runners = {
-        "pdfplumber extract_text (reference)": raw_extract_text,
+        "pdfplumber extract_text (reference)": lambda path: raw_extract_text(str(path)),
         "citeline pdfplumber backend": ours("pdfplumber"),
         "pypdfium2 get_text_range (reference)": raw_pdfium,
         "citeline pdfium backend": ours("pdfium"),

@@ -101,11 +101,26 @@ def recall(store: Store, qs: list[tuple[str, str, str]], want: list[set[str]]) -
     return round(found / len(qs), 4)
 
 
+def _templates(conn: Any) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], int, int]:
+    """The rows a synthetic document, version and chunk copy (the store's first), and the next free
+    document and version ids."""
+    from sqlalchemy import select
+
+    from citeline.store import models as m
+
+    doc = dict(conn.execute(select(m.Document.__table__)).mappings().first() or {})
+    version = dict(conn.execute(select(m.DocumentVersion.__table__)).mappings().first() or {})
+    chunk = dict(conn.execute(select(m.Chunk.__table__)).mappings().first() or {})
+    next_doc = (conn.scalar(select(m.Document.id).order_by(m.Document.id.desc())) or 0) + 1
+    next_version = (conn.scalar(select(m.DocumentVersion.id).order_by(m.DocumentVersion.id.desc())) or 0) + 1
+    return doc, version, chunk, next_doc, next_version
+
+
 def grow(db: Path | str, chunks: list[Any], total: int) -> int:
     """Add synthetic chunks (words drawn from the corpus's word frequencies, lengths from its
     chunks) until the database holds ``total``: rows copied from a real version, so every column
     is as the writer leaves it, indexed by the writer's own index step."""
-    from sqlalchemy import create_engine, select
+    from sqlalchemy import create_engine
 
     from citeline.store import models as m
     from citeline.store.writer import index_chunks
@@ -126,11 +141,7 @@ def grow(db: Path | str, chunks: list[Any], total: int) -> int:
     per_version = 100
     added = 0
     with engine.begin() as conn:
-        doc = dict(conn.execute(select(m.Document.__table__)).mappings().first() or {})
-        version = dict(conn.execute(select(m.DocumentVersion.__table__)).mappings().first() or {})
-        chunk = dict(conn.execute(select(m.Chunk.__table__)).mappings().first() or {})
-        next_doc = (conn.scalar(select(m.Document.id).order_by(m.Document.id.desc())) or 0) + 1
-        next_version = (conn.scalar(select(m.DocumentVersion.id).order_by(m.DocumentVersion.id.desc())) or 0) + 1
+        doc, version, chunk, next_doc, next_version = _templates(conn)
         need = total - len(chunks)
         n = 0
         while added < need:
@@ -161,7 +172,6 @@ def _grow_postgres(
     (``to_tsvector(<the version's configuration>, search_text(text))``), the GIN index dropped for
     the load and made again after it (building it once is far faster than 100,000 row updates:
     the row-by-row load took tens of minutes)."""
-    from sqlalchemy import select
 
     from citeline.store import models as m
     from citeline.store.search import search_text
@@ -172,11 +182,7 @@ def _grow_postgres(
     # word of the vocabulary folded once, not each of 100,000 texts
     indexed = {w: search_text(w) for w in words}.__getitem__
     with engine.begin() as conn:
-        doc = dict(conn.execute(select(m.Document.__table__)).mappings().first() or {})
-        version = dict(conn.execute(select(m.DocumentVersion.__table__)).mappings().first() or {})
-        chunk = dict(conn.execute(select(m.Chunk.__table__)).mappings().first() or {})
-        next_doc = (conn.scalar(select(m.Document.id).order_by(m.Document.id.desc())) or 0) + 1
-        next_version = (conn.scalar(select(m.DocumentVersion.id).order_by(m.DocumentVersion.id.desc())) or 0) + 1
+        doc, version, chunk, next_doc, next_version = _templates(conn)
         need = total - len(chunks)
         n_versions = -(-need // per_version)
         gin = conn.exec_driver_sql(

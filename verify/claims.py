@@ -196,7 +196,8 @@ def lead_in(text: str, start: int, lang: Language) -> str:
 
 
 #: An item mark run into a sentence ("… prohibited from: (a) uploading …; (b) disclosing …").
-_INLINE_MARK = re.compile(r"(?<!\w)\(?(?:[a-z]|[ivx]{1,4}|\d{1,2})\)\s*$")
+_INLINE_MARK_TEXT = r"\(?(?:[a-z]|[ivx]{1,4}|\d{1,2})\)"
+_INLINE_MARK = re.compile(rf"(?<!\w){_INLINE_MARK_TEXT}\s*$")
 
 
 @functools.cache
@@ -205,7 +206,7 @@ def _inline_items(lang: Language) -> re.Pattern[str]:
     maybe with a coordinator of ``lang`` after it ("; and (c) …")."""
     joined = "|".join(map(re.escape, sorted(lang.coordinators, key=len, reverse=True)))
     coordinator = rf"(?:\s*(?:{joined})\b)?" if joined else ""
-    return re.compile(rf"(?:\s*\(?(?:[a-z]|[ivx]{{1,4}}|\d{{1,2}})\)[^;:]*;{coordinator})*\s*")
+    return re.compile(rf"(?:\s*{_INLINE_MARK_TEXT}[^;:]*;{coordinator})*\s*")
 
 
 def _inline_lead(text: str, s: int, start: int, lang: Language) -> str:
