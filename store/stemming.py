@@ -2,11 +2,11 @@
 
 SQLite: each chunk's search terms (:func:`citeline.store.search.terms`: folded words, CJK pairs)
 are stemmed here with the Snowball stemmer of the document's language (``snowballstemmer``, which
-uses the C ``PyStemmer`` when it is installed) and written stemmed into the FTS5 column; a query's
-words go through the same stemmers, one alternative per language the store holds, so index and
-query always agree. English uses Snowball's ``english`` (Porter2, the successor of FTS5's
-``porter`` tokenizer; FTS5's tokenizer cannot be called from Python, and the search's fallback
-needs each query word's stem to look its frequency up).
+hands the work to the compiled ``PyStemmer``, a dependency; both give the same stems) and written
+stemmed into the FTS5 column; a query's words go through the same stemmers, one alternative per
+language the store holds, so index and query always agree. English uses Snowball's ``english``
+(Porter2, the successor of FTS5's ``porter`` tokenizer; FTS5's tokenizer cannot be called from
+Python, and the search's fallback needs each query word's stem to look its frequency up).
 
 PostgreSQL: the ``tsvector`` is made with the text search configuration of the document's
 language (:data:`PG_CONFIGS`; ``simple``, which stems nothing, where PostgreSQL has none), and a

@@ -612,3 +612,27 @@ def test_guide_walkthrough_runs_as_written(
     assert not namespace["report"].failed  # type: ignore[attr-defined]
     assert len(namespace["all_chunks"]) == sum(1 for _ in namespace["store"].iter_chunks())  # type: ignore[arg-type, attr-defined]
     assert namespace["nodes"][0].node.id_ in namespace["ctx"].sources[0]  # type: ignore[index]
+
+
+def test_the_compiled_stemmers_stem_as_the_pure_python_ones() -> None:
+    """The index is stemmed with PyStemmer (a dependency: snowballstemmer hands its work to it when
+    it is installed); an environment without it falls back to snowballstemmer's pure-Python
+    classes. Both must give every word the same stem, or a store written under one and searched
+    under the other would miss: the 3,000 most frequent words of each language, plus words with
+    accents, ß and Cyrillic."""
+    import importlib
+
+    import wordfreq
+
+    from citeline.store.stemming import SNOWBALL
+
+    extra = ["participants", "recruited", "häuser", "straße", "connaissances", "corrección", "наблюдения"]
+    for code, algorithm in SNOWBALL.items():
+        module = importlib.import_module(f"snowballstemmer.{algorithm}_stemmer")
+        pure = getattr(module, f"{algorithm.capitalize()}Stemmer")()
+        words = [*wordfreq.top_n_list(code, 3000), *extra]
+        stem = stemmer(code)
+        differ = [w for w in words if stem(w) != pure.stemWord(w)]
+        assert differ == [], (code, differ[:5])
+    assert stemmer("en")("participants") == stemmer("en")("participant") == "particip"
+    assert stemmer("de")("häuser") == "haus"
