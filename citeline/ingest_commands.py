@@ -165,6 +165,17 @@ def ingest(
         citeline --db postgresql+psycopg://user@db/citeline ingest /shared/corpus \\
             --executor dask --scheduler tcp://10.0.0.5:8786
     """
+    if chunk_overlap >= chunk_size:
+        raise CommandError(f"--chunk-overlap {chunk_overlap} must be below --chunk-size {chunk_size}", EXIT_USAGE)
+    if collection is not None and not collection.strip():
+        raise CommandError("--collection: the name is empty", EXIT_USAGE)
+    if scheduler and executor != "dask":
+        raise CommandError("--scheduler needs --executor dask", EXIT_USAGE)
+    if executor == "local":
+        from citeline.ingest.workers import warm_workers
+
+        warm_workers(extractor)  # the workers' imports run while this process opens the store
+
     from citeline.batch.ingest import DiscoveryError, IngestOptions, discover
     from citeline.batch.ingest import ingest_files as run_ingest
     from citeline.ingest.clean.pipeline import CleanSettings
@@ -172,8 +183,6 @@ def ingest(
     from citeline.ingest.extract.files import Limits
     from citeline.ingest.pipeline import PipelineSettings
 
-    if chunk_overlap >= chunk_size:
-        raise CommandError(f"--chunk-overlap {chunk_overlap} must be below --chunk-size {chunk_size}", EXIT_USAGE)
     settings = PipelineSettings(
         extractor=extractor,
         clean=CleanSettings(),
@@ -198,10 +207,6 @@ def ingest(
         follow_links=follow_links,
         retry_failed=retry_failed,
     )
-    if collection is not None and not collection.strip():
-        raise CommandError("--collection: the name is empty", EXIT_USAGE)
-    if scheduler and executor != "dask":
-        raise CommandError("--scheduler needs --executor dask", EXIT_USAGE)
     try:
         total = len(discover(paths, globs, collection=collection, follow_links=follow_links))
     except DiscoveryError as exc:

@@ -125,3 +125,10 @@ def mixed(spec: tuple[str, int]) -> int:
     elif kind == "fail":
         raise ValueError(f"task {n} failed")
     return n * n
+
+
+def loaded(name: str) -> bool:
+    """Whether module ``name`` was imported in this worker before its task ran."""
+    import sys
+
+    return name in sys.modules

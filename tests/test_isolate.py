@@ -248,3 +248,37 @@ def test_other_start_methods(start_method: str, tmp_path: Path) -> None:
     assert isinstance(results.pop(2), WorkerDied)
     assert results == {0: 0, 1: 1, 3: 9}
     assert pool_children() == []
+
+
+def test_a_forkserver_started_early_hands_its_imports_to_every_worker_and_not_to_the_parent() -> None:
+    """``citeline ingest`` starts the workers' forkserver before it opens the store: the workers
+    then start with the extraction modules and word frequencies loaded, the parent never imports
+    them, and with ``--extractor pdfium`` pdfplumber is left out. A fresh interpreter, so that no
+    forkserver of this test process is already running."""
+    program = """
+import sys
+from citeline.ingest.workers import warm_workers
+from citeline.ingest.isolate import IsolatedPool
+from tests import isolate_tasks as tasks
+assert warm_workers("pdfium")
+names = ["pypdfium2", "citeline.ingest.pipeline", "citeline.ingest.worker_warmup", "wordfreq", "pdfplumber"]
+with IsolatedPool(tasks.loaded, workers=1) as pool:
+    seen = dict(pool.imap_unordered([(n, n) for n in names]))
+print(" ".join(n for n in names if seen[n]))
+print(" ".join(n for n in names if n in sys.modules))
+"""
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=root, timeout=120)
+    assert done.returncode == 0, done.stderr
+    in_worker, in_parent = done.stdout.splitlines()
+    assert in_worker.split() == ["pypdfium2", "citeline.ingest.pipeline", "citeline.ingest.worker_warmup", "wordfreq"]
+    assert in_parent == ""
+
+
+def test_worker_preload_leaves_pdfplumber_out_only_for_pdfium() -> None:
+    from citeline.ingest.workers import COMMON_PRELOAD, worker_preload
+
+    assert worker_preload("pdfium") == COMMON_PRELOAD
+    assert "pdfplumber" not in COMMON_PRELOAD
+    for extractor in ("auto", "pdfplumber"):
+        assert worker_preload(extractor) == (*COMMON_PRELOAD, "pdfplumber")

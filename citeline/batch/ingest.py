@@ -23,13 +23,12 @@ from citeline.batch.outcomes import FileOutcome, SourceRef, outcome_of_error, ou
 from citeline.ingest.extract.files import Limits, default_max_memory, sha256_file
 from citeline.ingest.isolate import IsolatedPool
 from citeline.ingest.pipeline import FileTask, PipelineSettings, ProcessedDocument, run_task
+from citeline.ingest.workers import worker_preload
 from citeline.kinds import DEFAULT_EXECUTOR, EXECUTORS, OUTCOME_STATUSES, Executor, OutcomeStatus, RunStatus, member
 from citeline.store.models import DEFAULT_COLLECTION
 from citeline.store.store import RememberedFailure, Store
 from citeline.text.names import escape_name, show_name
 
-#: Modules every ingest worker needs: imported once by the forkserver, not once per worker.
-WORKER_PRELOAD = ("citeline.ingest.pipeline", "citeline.ingest.extract.pdf", "pdfplumber", "pypdfium2")
 #: Extensions ingested when no ``--glob`` is given (case-insensitive).
 DEFAULT_EXTENSIONS = (
     ".pdf",
@@ -439,7 +438,7 @@ def _process_all(
         run_task,
         workers=nworkers,
         timeout=options.limits.timeout,
-        preload=WORKER_PRELOAD,
+        preload=worker_preload(options.settings.extractor),
         max_memory=options.limits.max_memory or default_max_memory(workers),
     ) as pool:
         for ref, result in pool.imap_unordered(tasks()):

@@ -74,7 +74,8 @@ def told_language(text: str) -> str | None:
     """:func:`document_language` where the text tells it, ``None`` where it is too short to tell."""
     sample = text[:200_000]
     kana, han, hangul = len(_KANA.findall(sample)), len(_HAN.findall(sample)), len(_HANGUL.findall(sample))
-    if 3 * (kana + han + hangul) > len(_LATIN.findall(sample)):  # (a character says about three letters' worth)
+    cjk = kana + han + hangul  # (a character says about three letters' worth; no Latin count without them)
+    if cjk and 3 * cjk > len(_LATIN.findall(sample)):
         return "ko" if hangul > kana + han else "ja" if kana > 0.05 * (kana + han) else "zh"
     counts = Counter(w for w in _WORD.findall(sample.casefold()) if len(w) <= 5)
     hits = {lang: sum(counts[w] for w in words.split()) for lang, words in _FUNCTION_WORDS.items()}
