@@ -7,8 +7,10 @@ Then, as issue 35's acceptance asks, wall time with start-up, one process per fi
 two-column papers (:data:`TWO_COLUMN_SET`) and on the whole text-layer corpus: citeline's extraction
 with either backend (OCR off), citeline's ingest with pdfium into SQLite (1 worker, OCR off), raw
 pypdfium2 reading the text and every character's box, raw pdfplumber ``extract_text``, and
-kreuzberg's ``extract_file_sync`` when it is installed; and the peak RSS of the process extracting
-the 117-page textbook with either backend."""
+kreuzberg's ``extract_file_sync`` when it is installed; the same runners once more with **one**
+process per runner reading the whole 91-page set (one ``citeline ingest`` of the eight files, as a
+corpus is indexed, against one process of each reference reading them in turn); and the peak RSS of
+the process extracting the 117-page textbook with either backend."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -131,20 +134,22 @@ PROCESS_RUNNERS = {
 }
 
 
-def child(runner: str, path: Path, workdir: Path) -> tuple[float, float, float, bool]:
+def child(runner: str, path: Path | Sequence[Path], workdir: Path) -> tuple[float, float, float, bool]:
     """``(wall seconds, CPU seconds, peak RSS MB, ok)`` of one fresh process running ``runner`` on
-    ``path`` (CPU: user + system time of the process and its children, from ``wait4``; on a shared
-    machine it moves less than the wall time; peak RSS: the reader's own high-water mark, which it
-    prints). ``ingest`` adds the file to ``workdir/ingest.db``: the first file of a round creates
-    the database, as ingesting a corpus file by file would."""
+    ``path``, or on several files one after the other (CPU: user + system time of the process and
+    its children, from ``wait4``; on a shared machine it moves less than the wall time; peak RSS:
+    the reader's own high-water mark, which it prints). ``ingest`` adds the files to
+    ``workdir/ingest.db``: the first file of a round creates the database, as ingesting a corpus
+    file by file would."""
+    paths = [str(p) for p in ([path] if isinstance(path, Path) else path)]
     if runner == "ingest":
         db = workdir / "ingest.db"
         cmd = [
             sys.executable, "-c", "from citeline.cli import main; main()", "--db", f"sqlite:///{db}", "ingest",
-            str(path), "--workers", "1", "--extractor", "pdfium", "--ocr", "off",
+            *paths, "--workers", "1", "--extractor", "pdfium", "--ocr", "off", "--quiet",
         ]  # fmt: skip
     else:
-        cmd = [sys.executable, str(CHILD), runner, str(path)]
+        cmd = [sys.executable, str(CHILD), runner, *paths]
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     # every runner's modules from compiled bytecode, as an installed package loads them (an editable
     # install under PYTHONDONTWRITEBYTECODE=1 would compile citeline's source in every process)
@@ -217,6 +222,33 @@ def wall_times(files: list[Path], rounds: int, workdir: Path) -> dict[str, Any]:
     }
 
 
+def batch_times(files: list[Path], rounds: int, workdir: Path) -> dict[str, Any]:
+    """Per runner: the median over ``rounds`` paired rounds of the wall time of **one** process
+    reading every file of ``files`` in turn (for ``ingest``: one ``citeline ingest`` of them all into
+    a new database, as a corpus is indexed), start-up included once."""
+    runners, missing = process_runners()
+    for runner in runners.values():  # warm-up: the bytecode cache, the page cache
+        child(runner, files[:1], workdir)
+    walls: dict[str, list[float]] = {name: [] for name in runners}
+    failed = set()
+    for _ in range(rounds):
+        for name, runner in runners.items():
+            drop_database(workdir)
+            wall, _, _, ok = child(runner, files, workdir)
+            walls[name].append(wall)
+            if not ok:
+                failed.add(name)
+    drop_database(workdir)
+    return {
+        "files": len(files),
+        "rounds_run": rounds,
+        "wall_seconds": {name: round(statistics.median(v), 3) for name, v in walls.items()},
+        "seconds_rounds": {name: [round(x, 3) for x in v] for name, v in walls.items()},
+        "failed": sorted(failed),
+        "not_run": missing,
+    }
+
+
 def wall_ratios(w: dict[str, float]) -> dict[str, float]:
     out = {}
     raw, plumber_raw, kb = (
@@ -262,17 +294,21 @@ def processes(rounds: int = 3, corpus_rounds: int = 1) -> dict[str, Any]:
         work = Path(tmp)
         with section(f"wall time, one process per file, 91-page two-column set ({rounds} paired rounds)"):
             out["two_column_91"] = wall_times(two_col, rounds, work)
+        with section(f"wall time, one process for the whole 91-page set ({rounds} paired rounds)"):
+            out["two_column_91_batch"] = batch_times(two_col, rounds, work)
         with section(f"wall time, one process per file, {len(corpus)} text-layer corpus PDFs"):
             out["corpus_wall"] = wall_times(corpus, corpus_rounds, work)
         with section(f"peak RSS extracting {TEXTBOOK} (117 pages)"):
             out["textbook_peak_rss_mb"] = peak_memory(work)
-    for part in ("two_column_91", "corpus_wall"):
+    for part in ("two_column_91", "two_column_91_batch", "corpus_wall"):
         out[part]["ratios"] = wall_ratios(out[part]["wall_seconds"])
-        out[part]["cpu_ratios"] = wall_ratios(out[part]["cpu_seconds"])
+        cpu = out[part].get("cpu_seconds")
+        if cpu is not None:
+            out[part]["cpu_ratios"] = wall_ratios(cpu)
         for k, v in out[part]["wall_seconds"].items():
-            print(f"   [{part}] {k:45} {v:8.2f} s wall {out[part]['cpu_seconds'][k]:8.2f} s CPU")
+            print(f"   [{part}] {k:45} {v:8.2f} s wall" + (f" {cpu[k]:8.2f} s CPU" if cpu else ""))
         for k, v in out[part]["ratios"].items():
-            print(f"   [{part}] {k:70} {v} (CPU: {out[part]['cpu_ratios'][k]})")
+            print(f"   [{part}] {k:70} {v}" + (f" (CPU: {out[part]['cpu_ratios'][k]})" if cpu else ""))
         for k, v in out[part]["not_run"].items():
             print(f"   [{part}] not run: {k}: {v}")
     for k, v in out["textbook_peak_rss_mb"].items():

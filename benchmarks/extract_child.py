@@ -1,6 +1,7 @@
 """One extraction in a fresh process, for ``python -m benchmarks extract``'s wall-time figures
-(start-up included): ``python benchmarks/extract_child.py RUNNER PATH``. Each runner imports only
-what it reads with, so a reference does not pay for citeline's imports. Prints the page count.
+(start-up included): ``python benchmarks/extract_child.py RUNNER PATH...`` (several paths are read
+in turn). Each runner imports only what it reads with, so a reference does not pay for citeline's
+imports. Prints the page count.
 
 Run as a script (not ``-m``) so that no package ``__init__`` is imported first.
 """
@@ -112,6 +113,6 @@ def peak_kb() -> int:
 
 
 if __name__ == "__main__":
-    runner, file = sys.argv[1], sys.argv[2]
-    pages = RUNNERS[runner](file)
+    runner, files = sys.argv[1], sys.argv[2:]
+    pages = sum(RUNNERS[runner](file) for file in files)
     print(f"{pages}\t{peak_kb()}")
