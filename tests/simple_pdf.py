@@ -1,14 +1,16 @@
 """A PDF written byte by byte, for tests that need a page property the fixture generator does not
 draw (an offset CropBox, a book's margins): Helvetica in WinAnsiEncoding, so é, ß, ü, „ “ and ’ are
 one byte each; each text item is ``(x, y, size, text)`` with ``(x, y)`` its baseline's start in PDF
-space (origin bottom-left of the MediaBox)."""
+space (origin bottom-left of the MediaBox), or ``(x, y, size, text, degrees)`` for text turned
+counterclockwise by that angle about its start."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from pathlib import Path
 
-Item = tuple[float, float, float, str]
+Item = tuple[float, float, float, str] | tuple[float, float, float, str, float]
 Box = tuple[float, float, float, float]
 
 
@@ -29,8 +31,13 @@ def write_pdf(
     boxes = b"/MediaBox [%g %g %g %g]" % media + (b" /CropBox [%g %g %g %g]" % crop if crop else b"")
     for i, items in enumerate(pages):
         ops = [b"BT"]
-        for x, y, size, text in items:
-            ops.append(b"/F1 %g Tf 1 0 0 1 %g %g Tm " % (size, x, y) + _string(text) + b" Tj")
+        for x, y, size, text, *turned in items:
+            if turned:
+                c, s = math.cos(math.radians(turned[0])), math.sin(math.radians(turned[0]))
+                matrix = b"%.4f %.4f %.4f %.4f %g %g" % (c, s, -s, c, x, y)
+            else:
+                matrix = b"1 0 0 1 %g %g" % (x, y)
+            ops.append(b"/F1 %g Tf " % size + matrix + b" Tm " + _string(text) + b" Tj")
         ops.append(b"ET")
         content = b"\n".join(ops)
         objects.append(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from array import array
+from pathlib import Path
 
 from citeline.ingest.extract.glyphs import Glyph, PageGlyphs, Rule
 from citeline.ingest.extract.layout import (
@@ -872,3 +873,47 @@ def test_the_blocks_screened_for_right_to_left_text_hold_every_right_to_left_let
     assert missed == []
     assert MAYBE_RTL.search("Preis: 12 € – “שלום” ok")
     assert not MAYBE_RTL.search("Größe – “ok” → 中文")
+
+
+# ----------------------------------------------------------------------------- diagonal text
+
+
+def test_turn_rounds_to_quarter_turns_and_keeps_diagonal_angles() -> None:
+    from citeline.ingest.extract.glyphs import DIAGONAL_DEGREES, is_diagonal, turn
+
+    table = [
+        (0.0, 0), (3.0, 0), (-4.0, 0), (14.9, 0), (89.0, 90), (181.0, 180), (-90.0, 270), (359.5, 0),
+        (DIAGONAL_DEGREES, 15), (35.0, 35), (45.4, 45), (-35.0, 325), (135.0, 135), (300.0, 300), (76.0, 90),
+    ]  # fmt: skip
+    assert [turn(degrees) for degrees, _ in table] == [want for _, want in table]
+    assert [is_diagonal(r) for r in (0, 90, 180, 270, 15, 35, 325)] == [False] * 4 + [True] * 3
+
+
+def test_a_diagonal_stamp_is_read_apart_from_the_lines_it_crosses(tmp_path: Path) -> None:
+    """A stamp set across the page at 35 degrees (as "DO NOT SEND THIS PAGE" on a claim form): each
+    of its letters stands on a baseline of its own, level with a different body line. With either
+    backend every body line reads whole and the stamp is one line of its own."""
+    from citeline.ingest.extract import extract
+    from citeline.ingest.extract.ocr import OcrSettings
+    from tests.simple_pdf import Item, write_pdf
+
+    body = [
+        "Die Gebühr für Änderungen wird nach zehn Tagen erstattet.",
+        "Le délai de réponse est de trente jours ouvrés au maximum.",
+        "Claims for services abroad are paid only in rare cases.",
+        "Attach the itemized bill from the physician or supplier.",
+        "Keep a copy of everything you send for your own records.",
+        "Write your Medicare number exactly as shown on the card.",
+        "A claim without a signature is returned to the patient.",
+        "Payments are sent to the address shown on your request.",
+        "Questions about the form go to the number listed below.",
+        "The contractor answers most requests within two weeks.",
+    ]
+    stamp = (110.0, 540.0, 30.0, "DO NOT SEND THIS PAGE", 35.0)
+    items: list[Item] = [(72.0, 700.0 - 16 * k, 10.0, line) for k, line in enumerate(body)] + [stamp]
+    pdf = write_pdf(tmp_path / "stamp.pdf", [items])
+    for backend in ("pdfium", "pdfplumber"):
+        raw = extract(pdf, extractor=backend, fallback=False, ocr=OcrSettings(mode="off")).raw  # type: ignore[arg-type]
+        lines = raw.split("\n")
+        assert [line for line in body if line not in lines] == [], (backend, raw)
+        assert "DO NOT SEND THIS PAGE" in lines, (backend, raw)

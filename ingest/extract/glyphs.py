@@ -93,3 +93,23 @@ class PageGlyphs:
 def quarter_turn(degrees: float) -> int:
     """An angle rounded to 0, 90, 180 or 270."""
     return round(degrees / 90.0) % 4 * 90
+
+
+#: Text turned at least this many degrees away from every quarter turn is *diagonal*: a stamp or
+#: watermark set across the page ("DRAFT", "DO NOT USE"), whose letters stand on baselines of their
+#: own and would otherwise be read into the body lines they cross.
+DIAGONAL_DEGREES = 15
+
+
+def turn(degrees: float) -> int:
+    """A glyph's ``rotation``: ``degrees`` (counterclockwise, the reading direction as displayed)
+    rounded to a quarter turn (0, 90, 180, 270), or, for diagonal text
+    (:data:`DIAGONAL_DEGREES`), the angle itself in whole degrees in 1..359 (never a multiple of 90)."""
+    quarter = quarter_turn(degrees)
+    if abs((degrees - quarter + 180.0) % 360.0 - 180.0) < DIAGONAL_DEGREES:
+        return quarter
+    return round(degrees) % 360
+
+
+def is_diagonal(rotation: int) -> bool:
+    return rotation % 90 != 0

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from operator import itemgetter
 from typing import Any, cast
 
-from citeline.ingest.extract.glyphs import SPACING_ACCENTS, UNMAPPED, Glyph, PageGlyphs, Rule, quarter_turn
+from citeline.ingest.extract.glyphs import SPACING_ACCENTS, UNMAPPED, Glyph, PageGlyphs, Rule, turn
 from citeline.ingest.extract.guards import MAX_PAGE_TEXT, PageFlood
 
 _RECT = struct.Struct("4f")  # FS_RECTF: left, top, right, bottom
@@ -116,7 +116,7 @@ def _glyphs(tp: Any, count: int, transform: Transform, pdfium_c: Any) -> tuple[l
             baseline = bottom + base_offset
         else:
             left, top, right, bottom = _edges(rl, rt, rr, rb, ox, oy, ax, ay, bx, by, upright_page, rotation, size)
-            baseline = (bottom if rotation in (0, 180) else left) + base_offset
+            baseline = (left if rotation in (90, 270) else bottom) + base_offset
         if code < 0x110000 and code != 0xFFFD:
             ch = chr(code)
         else:
@@ -191,14 +191,15 @@ def _run(
     size = font_size * scale if font_size > 0 else abs(rt - rb)
     # the reading direction on the page as displayed (display space has y down)
     dx, dy = ax * a + bx * b, ay * a + by * b
-    rotation = quarter_turn(math.degrees(math.atan2(-dy, dx)))
+    rotation = turn(math.degrees(math.atan2(-dy, dx)))
     calls.origin(tp, i, ctypes.byref(calls.ox), ctypes.byref(calls.oy))
     x, y = calls.ox.value, calls.oy.value
     gx, gy = ox + ax * x + bx * y, oy + ay * x + by * y
     got = calls.font(tp, i, calls.font_buf, len(calls.font_buf), ctypes.byref(calls.flags))
     font = calls.font_buf.value.decode("latin-1", "replace") if got else ""
     left, _top, _right, bottom = _edges(rl, rt, rr, rb, ox, oy, ax, ay, bx, by, upright_page, rotation, size)
-    return size, rotation, font, (gy - bottom) if rotation in (0, 180) else (gx - left)
+    # the baseline is a y, as for upright and diagonal text, or an x, for quarter-turned text
+    return size, rotation, font, (gx - left) if rotation in (90, 270) else (gy - bottom)
 
 
 def _edges(
@@ -221,8 +222,9 @@ def _edges(
         left = right - size
     elif rotation == 270:  # glyph tops point right
         right = left + size
-    else:  # upside down
+    elif rotation == 180:  # upside down
         bottom = top + size
+    # diagonal: the box as pdfium gives it
     return left, top, right, bottom
 
 

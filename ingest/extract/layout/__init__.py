@@ -13,7 +13,9 @@ whichever parser read them. Four named stages, each a module with its own tests:
 
 Text at another rotation (a stamp in the margin, a table set sideways) goes through the same stages
 in its own upright frame and is read after the page body: as ``margin`` furniture when it is a
-little text near a page edge, else as a block of its own.
+little text near a page edge, else as a block of its own. Diagonal text (a stamp across the page,
+:data:`~citeline.ingest.extract.glyphs.DIAGONAL_DEGREES` or more from every quarter turn) is kept
+out of the lines it crosses the same way, its glyphs read along their own direction.
 
 Vertical writing (Japanese or Chinese *tategaki*: upright characters stacked in columns read top to
 bottom, columns right to left, tiers top to bottom) is found from the glyphs themselves: CJK
@@ -27,11 +29,14 @@ rotated text, every code point of a vertical line gets the line's whole box.
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import math
 import re
+import statistics
 from array import array
 from operator import attrgetter
 
-from citeline.ingest.extract.glyphs import Glyph, PageGlyphs
+from citeline.ingest.extract.glyphs import Glyph, PageGlyphs, is_diagonal
 
 # the stages by module (each module is named for its stage, as is the function that runs it)
 from citeline.ingest.extract.layout import blocks, lines, order, words
@@ -139,7 +144,10 @@ def _layout_page(page: PageGlyphs, settings: LayoutSettings) -> list[LayoutLine]
         pieces = lines.pieces(words.words(upright, settings), settings)
         found = blocks.blocks(pieces, page.rules, page.width, settings, height=page.height)
     for rotation, group in sorted(turned.items()):
-        found.append(_rotated_block(rotation, group, page, len(glyphs), len(found), settings))
+        if is_diagonal(rotation):
+            found.append(_diagonal_block(rotation, group, page, len(glyphs), len(found)))
+        else:
+            found.append(_rotated_block(rotation, group, page, len(glyphs), len(found), settings))
     note_blocks(found)
     with paused():  # laid out in a quarter-turned frame
         columns = _vertical_lines(vertical, page, settings) if vertical else []
@@ -265,6 +273,59 @@ def _rotated_block(
         near_edge = x1 <= MARGIN_BAND * page.width or x0 >= (1 - MARGIN_BAND) * page.width
     else:
         near_edge = bottom <= MARGIN_BAND * page.height or top >= (1 - MARGIN_BAND) * page.height
+    kind: LineKind = "margin" if near_edge and len(glyphs) <= MARGIN_SHARE * total else "rotated"
+    for ln in laid:
+        ln.kind = kind
+    return Block(laid, kind, group, x0, x1)
+
+
+#: Diagonal glyphs whose centres lie farther apart than this many font sizes across the reading
+#: direction stand on different lines; along it, a step this many times the line's usual step (with
+#: no space in between) is a word space all the same.
+DIAGONAL_LINE_GAP = 0.6
+DIAGONAL_SPACE_STEP = 1.8
+
+
+def _diagonal_block(rotation: int, glyphs: list[Glyph], page: PageGlyphs, total: int, group: int) -> Block:
+    """Diagonal text (a stamp across the page; ``rotation`` is its angle in degrees): its glyphs
+    apart from the lines they cross, read along their own direction, line by line down it. Every
+    code point of a line gets the line's whole box, as for quarter-turned text."""
+    angle = math.radians(rotation)
+    along, across = (math.cos(angle), -math.sin(angle)), (math.sin(angle), math.cos(angle))  # display y is down
+    placed = []
+    for g in glyphs:
+        cx, cy = (g.x0 + g.x1) / 2, (g.top + g.bottom) / 2
+        placed.append((cx * across[0] + cy * across[1], cx * along[0] + cy * along[1], g))
+    placed.sort(key=lambda p: p[0])
+    rows: list[list[tuple[float, float, Glyph]]] = []
+    for item in placed:
+        if rows and item[0] - rows[-1][-1][0] <= DIAGONAL_LINE_GAP * max(item[2].size, 1.0):
+            rows[-1].append(item)
+        else:
+            rows.append([item])
+    laid = []
+    for row in rows:
+        row.sort(key=lambda p: p[1])
+        steps = [b[1] - a[1] for a, b in itertools.pairwise(row)]
+        usual = statistics.median(steps) if steps else 0.0
+        text = []
+        for k, (_, u, g) in enumerate(row):
+            if k and (g.space_before or (usual > 0 and u - row[k - 1][1] > DIAGONAL_SPACE_STEP * usual)):
+                text.append(" ")
+            text.append(g.text)
+        line = "".join(text)
+        x0, x1 = min(g.x0 for _, _, g in row), max(g.x1 for _, _, g in row)
+        top, bottom = min(g.top for _, _, g in row), max(g.bottom for _, _, g in row)
+        size = statistics.median(g.size for _, _, g in row)
+        laid.append(TextLine(line, array("f", [x0, x1] * len(line)), x0, x1, top, bottom, bottom, size, "rotated"))
+    x0, x1 = min(ln.x0 for ln in laid), max(ln.x1 for ln in laid)
+    top, bottom = min(ln.top for ln in laid), max(ln.bottom for ln in laid)
+    near_edge = (
+        x1 <= MARGIN_BAND * page.width
+        or x0 >= (1 - MARGIN_BAND) * page.width
+        or bottom <= MARGIN_BAND * page.height
+        or top >= (1 - MARGIN_BAND) * page.height
+    )
     kind: LineKind = "margin" if near_edge and len(glyphs) <= MARGIN_SHARE * total else "rotated"
     for ln in laid:
         ln.kind = kind

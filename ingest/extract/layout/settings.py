@@ -34,8 +34,9 @@ from citeline.ingest.errors import LayoutSettingError
 #: 10 gives the pdfium backend the rules pdfplumber finds (inside form objects, each subpath of a
 #: path) and reads text inside a frame no rule crosses as a region of its own, not as a table; 11 reads
 #: pages in CropBox coordinates on both backends and sets text outside the CropBox apart; 12 reads the
-#: cells of a table without rules whose cells wrap whole, row by row.)
-LAYOUT_VERSION = 12
+#: cells of a table without rules whose cells wrap whole, row by row; 13 reads diagonal text, a
+#: stamp across the page, apart from the lines it crosses.)
+LAYOUT_VERSION = 13
 
 
 @dataclass(frozen=True, slots=True)
