@@ -498,3 +498,36 @@ def test_a_chinese_or_japanese_question_is_searched_by_its_character_pairs(db_ur
         assert store.search("这份报告提到哪些风险", k=1)[0].document == "report_zh.txt"
         assert store.search("開発者会議はどのくらいの頻度で開かれる？", k=1)[0].document == "notes_ja.txt"
         assert store.search('"这份报告提到哪些风险"', k=1) == []  # quoted: still a phrase
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [
+        ("Does walking early mean a baby will be smarter?", "en"),  # one English function word: untold
+        ("Widerstand gegen Veränderungen", "de"),
+        ("combien d’opérateurs unaires", "fr"),
+        ("Zürich Genève", None),  # names: no lexicon knows them better than another
+    ],
+)
+def test_a_question_its_function_words_do_not_tell_is_read_in_the_language_that_knows_its_words(
+    question: str, language: str | None
+) -> None:
+    """Most questions as people ask them are a few words with one function word or none, so their
+    function words do not tell their language; stemmed in every language of the store, "areas"
+    was also "ar" and "are" and "does" also "dos" (Catalan, French): the language whose lexicon
+    knows the words best by ``LEXICON_MARGIN`` reads it, else every language still does."""
+    from citeline.store.search import query_languages, stem_query
+    from citeline.store.search.query import lexicon_language, parse_query
+
+    store = ["ca", "de", "en", "fr", "ko", None]
+    assert lexicon_language(question, store) == language
+    # with the languages indexed unstemmed (no stemmer): the words as written
+    assert query_languages(question, store) == ([language, "ko", None] if language else store)
+    assert lexicon_language("Widerstand gegen Veränderungen", ["en", "fr"]) is None  # not a language of the store
+    english = stem_query(parse_query("resting areas"), query_languages("resting areas", store))
+    assert [t.words for clause in english.must for t in clause] == [("rest",), ("resting",), ("area",), ("areas",)]
+
+
+def test_an_untold_question_finds_its_documents_language(texts: Store) -> None:
+    assert texts.search("which participants were paid", k=1)[0].document == "study_en.txt"
+    assert texts.search("médecins de nuit", k=1)[0].document == "hopital_fr.txt"

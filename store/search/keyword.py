@@ -15,6 +15,7 @@ from citeline.store.search.query import (
     Term,
     _content,
     parse_query,
+    query_language,
     query_languages,
     stem_query,
     store_languages,
@@ -173,14 +174,15 @@ def run_search(
     if written.empty or k <= 0:
         return []
     dialect = connection.dialect.name
-    languages = query_languages(text, store_languages(connection))
+    stored = store_languages(connection)
+    languages = query_languages(text, stored)
     stemmed = stem_query(written, languages)
     # SQLite's column holds stems; PostgreSQL stems the written words with each configuration
     query = stemmed if dialect == "sqlite" else written
     configs = sorted({pg_config(lang) for lang in languages})
     shown = Query(written.must + stemmed.must)  # what a snippet looks for: the words and their stems
     hits: list[SearchHit] = []
-    first = _content(query, written, languages[0] if len(languages) == 1 else "en")
+    first = _content(query, written, query_language(text, stored) or "en")
     for attempt in (first, None):
         if len(hits) >= k:
             break

@@ -256,10 +256,54 @@ def _content(query: Query, written: Query, language: str | None) -> Query:
     return Query(kept, list(query.must_not)) if kept and len(kept) < len(query.must) else query
 
 
-def query_languages(text: str, languages: list[str | None]) -> list[str | None]:
-    """The languages to stem a query in: its own, when its words tell it and the store holds
-    documents in it; otherwise every language the store holds."""
+#: a query its function words do not tell (most questions as people ask them: a few words, at most
+#: one function word) is read in the store's language whose lexicon knows its words best, when that
+#: language's mean Zipf frequency of the query's words is ahead of every other's by this much
+#: (1 on the Zipf scale: ten times as frequent); otherwise the query is read in every language.
+LEXICON_MARGIN = 1.0
+
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def lexicon_language(text: str, languages: Sequence[str | None]) -> str | None:
+    """The language of ``languages`` (each with a lexicon: :func:`citeline.text.lexicon.zipf`) whose
+    lexicon knows the words of ``text`` best by :data:`LEXICON_MARGIN`, or ``None``."""
+    from citeline.text.lexicon import NO_LEXICON, zipf
+
+    words = _LETTERS.findall(text[:MAX_QUERY_CHARS].casefold())[:MAX_QUERY_WORDS]
+    candidates = [lang for lang in languages if lang is not None and lang not in NO_LEXICON]
+    if not words or not candidates:
+        return None
+    mean = {lang: sum(zipf(lang)(w) for w in words) / len(words) for lang in candidates}
+    ranked = sorted(candidates, key=lambda lang: -mean[lang])
+    if len(ranked) > 1 and mean[ranked[0]] - mean[ranked[1]] < LEXICON_MARGIN:
+        return None
+    return ranked[0] if mean[ranked[0]] > 0 else None
+
+
+def query_language(text: str, languages: Sequence[str | None]) -> str | None:
+    """The query's own language, when its function words tell it
+    (:func:`~citeline.text.lexicon.told_language`) or else its words' lexicon does
+    (:func:`lexicon_language`), and the store holds documents in it (``languages``); else ``None``."""
     from citeline.text.lexicon import told_language
 
     told = told_language(text)
-    return [told] if told is not None and told in languages else languages
+    if told is None:
+        told = lexicon_language(text, languages)
+    return told if told is not None and told in languages else None
+
+
+def query_languages(text: str, languages: list[str | None]) -> list[str | None]:
+    """The languages to stem a query in: its own (:func:`query_language`) and the store's languages
+    that have no stemmer; every language the store holds when the query's own is unknown. Read in
+    the lexicon's language, on the question benchmark's tuning half: recall@5 0.855 -> 0.878 (first
+    round), 0.770 -> 0.770 (held-out round)."""
+    from citeline.store.stemming import SNOWBALL
+
+    own = query_language(text, languages)
+    if own is None:
+        return languages
+    # the store's documents indexed without stemming (a language without a stemmer: Chinese's
+    # words in Latin letters, a name, a code) are searched by the words as written, whatever the
+    # query's language: "approuvé" in a Chinese document's French sentence
+    return [own] + [lang for lang in languages if lang != own and lang not in SNOWBALL]
