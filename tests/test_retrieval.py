@@ -531,3 +531,42 @@ def test_a_question_its_function_words_do_not_tell_is_read_in_the_language_that_
 def test_an_untold_question_finds_its_documents_language(texts: Store) -> None:
     assert texts.search("which participants were paid", k=1)[0].document == "study_en.txt"
     assert texts.search("médecins de nuit", k=1)[0].document == "hopital_fr.txt"
+
+
+@pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        ("Leon's employer", [("leon",), ("employer",)]),  # a possessive
+        ("l’opérateur unaire", [("operateur",), ("unaire",)]),  # an elided article, typographic apostrophe
+        ("isn't it", [("isn",), ("it",)]),
+        ("aujourd'hui", [("aujourd",), ("hui",)]),
+        ("o'k", [("o", "k")]),  # only letters: whole, as before
+        ('"l\'opérateur"', [("l", "operateur")]),  # quoted: the phrase as written
+    ],
+)
+def test_a_word_joined_by_an_apostrophe_is_searched_without_its_one_letter_pieces(
+    question: str, words: list[tuple[str, ...]]
+) -> None:
+    from citeline.store.search import parse_query
+
+    assert [t.words for clause in parse_query(question).must for t in clause] == words
+    assert parse_query("-l'hôpital x").must_not[0].words == ("l", "hopital")  # a negated word stays whole
+
+
+def test_a_possessive_or_an_elision_finds_the_word_written_without_it(db_url: str, tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "olap_fr.txt").write_text(
+        "Les opérateurs unaires du langage sont au nombre de trois, et chacun retourne une requête pour "
+        "laquelle seuls les membres les plus fréquents de la dimension sont retenus dans le résultat.\n",
+        encoding="utf-8",
+    )
+    (folder / "calcul_fr.txt").write_text(
+        "L'opérande unaire de la méthode est décrite dans la section suivante, avec les exemples que "
+        "nous avons donnés pour les requêtes et les résultats de la dimension étudiée.\n",
+        encoding="utf-8",
+    )
+    with Store(db_url) as store:
+        assert ingest_files(store, [folder], IngestOptions(workers=1)).count("failed") == 0
+        # "l'opérateur" was the phrase "l operateur", which neither text holds
+        assert store.search("l'opérateur unaire", k=1)[0].document == "olap_fr.txt"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -135,6 +135,30 @@ def _sentence_run(raw: str) -> bool:
     return any(len(run) > CJK_WORD_CHARS for run in _CJK_RUN.findall(raw))
 
 
+#: an apostrophe between two letters (ASCII, typographic, modifier letter)
+_APOSTROPHE = re.compile(r"(?<=[^\W_])['\u2018\u2019\u02bc](?=[^\W_])")
+
+
+def _tokens(text: str) -> Iterator[tuple[str | None, str | None]]:
+    """The query's tokens ``(phrase, raw)``, a word joined by apostrophes cut into its pieces, its
+    one-letter pieces left out: an elided article or pronoun (``l'opérateur``, ``d'un``), a
+    possessive or a negation's letter (``Leon's``, ``isn't``) is not what the text is searched
+    for, and the text may write the word without it ("les opérateurs", "Leon", "cats"). Written
+    as one phrase, ``Leon's`` found only the chunks saying "Leon's". A negated word, or one whose
+    every piece is a letter, stays whole."""
+    for m in _TOKEN.finditer(text):
+        phrase, raw = m.group(1), m.group(2)
+        if raw is None or raw.startswith("-") or not _APOSTROPHE.search(raw):
+            yield phrase, raw
+            continue
+        pieces = _APOSTROPHE.split(raw)
+        kept = [p for p in pieces if len("".join(terms(p))) > 1]
+        if not kept:
+            yield phrase, raw
+        for piece in kept:
+            yield None, piece
+
+
 def parse_query(text: str) -> Query:
     """The query language of the module docstring; never raises."""
     text = text[:MAX_QUERY_CHARS]
@@ -143,8 +167,7 @@ def parse_query(text: str) -> Query:
     query = Query()
     pending_or = False
     negate = False
-    for m in _TOKEN.finditer(text):
-        phrase, raw = m.group(1), m.group(2)
+    for phrase, raw in _tokens(text):
         if raw is not None and raw == "OR":
             pending_or = bool(query.must)
             continue
@@ -159,7 +182,7 @@ def parse_query(text: str) -> Query:
                 prefix, raw = True, raw.rstrip("*")
             words = tuple(terms(raw))
         else:
-            words = tuple(terms(phrase))
+            words = tuple(terms(phrase or ""))
         if not words:
             continue
         budget = MAX_QUERY_WORDS - sum(len(t.words) for c in query.must for t in c) - len(query.must_not)
