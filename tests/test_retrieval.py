@@ -570,3 +570,30 @@ def test_a_possessive_or_an_elision_finds_the_word_written_without_it(db_url: st
         assert ingest_files(store, [folder], IngestOptions(workers=1)).count("failed") == 0
         # "l'opérateur" was the phrase "l operateur", which neither text holds
         assert store.search("l'opérateur unaire", k=1)[0].document == "olap_fr.txt"
+
+
+def test_a_questions_function_words_do_not_rank_the_fallback(db_url: str, tmp_path: Path) -> None:
+    """When no chunk holds all of a question's words, the chunks holding some of its content words
+    follow; a chunk holding only its function words ("how", "many", "did") is not among them."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "faq.txt").write_text(
+        "How many did it take? What did it need? How did it work, and how many were there? "
+        "How many of them did it help, and how did it do that?\n",
+        encoding="utf-8",
+    )
+    (folder / "velo.txt").write_text(
+        "The Zürich bicycle survey counted the riders on the bridge each morning of the week, and the "
+        "counts were published with the weather of each day.\n",
+        encoding="utf-8",
+    )
+    (folder / "cafe.txt").write_text(
+        "The café near the station opened in the spring, and its owners said that the evening trade was "
+        "slower than they had hoped in the first months.\n",
+        encoding="utf-8",
+    )
+    with Store(db_url) as store:
+        assert ingest_files(store, [folder], IngestOptions(workers=1)).count("failed") == 0
+        hits = store.search("How many bicycle riders did the Zürich café count?", k=3)
+        assert {h.document for h in hits} == {"velo.txt", "cafe.txt"}  # not faq.txt
+        assert hits[0].document == "velo.txt"

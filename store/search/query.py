@@ -261,8 +261,9 @@ _LANGUAGES: dict[tuple[str, int], list[str | None]] = {}
 
 
 #: a query word at least this frequent in the query's language (wordfreq's Zipf scale: "what" 6.4,
-#: "many" 5.9, "does" 5.7, "court" 5.4) is a function word: the first, all-words search does not
-#: require it (questions as people ask them carry words the answer does not hold). Chosen from
+#: "many" 5.9, "does" 5.7, "court" 5.4) is a function word: the search does not look for it when
+#: the query has other words (questions as people ask them carry words the answer does not hold;
+#: see :func:`~citeline.store.search.keyword.run_search`). Chosen from
 #: wordfreq's scale by hand (question and function words at 5.9 and above, content words below) and
 #: measured on both halves of the question benchmark: the evaluation half was not held out for it
 COMMON_ZIPF = 5.9
@@ -270,7 +271,8 @@ COMMON_ZIPF = 5.9
 
 def _content(query: Query, written: Query, language: str | None) -> Query:
     """``query`` without its clauses whose every written word is a function word of ``language``
-    (:data:`COMMON_ZIPF`), when any clause is left: what the all-words search requires."""
+    (:data:`COMMON_ZIPF`), when any clause is left: what the all-words search requires, and what
+    its fallback looks for."""
     from citeline.text.lexicon import zipf
 
     frequency = zipf(language or "en")
