@@ -498,3 +498,102 @@ def test_a_chinese_or_japanese_question_is_searched_by_its_character_pairs(db_ur
         assert store.search("这份报告提到哪些风险", k=1)[0].document == "report_zh.txt"
         assert store.search("開発者会議はどのくらいの頻度で開かれる？", k=1)[0].document == "notes_ja.txt"
         assert store.search('"这份报告提到哪些风险"', k=1) == []  # quoted: still a phrase
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [
+        ("Does walking early mean a baby will be smarter?", "en"),  # one English function word: untold
+        ("Widerstand gegen Veränderungen", "de"),
+        ("combien d’opérateurs unaires", "fr"),
+        ("Zürich Genève", None),  # names: no lexicon knows them better than another
+    ],
+)
+def test_a_question_its_function_words_do_not_tell_is_read_in_the_language_that_knows_its_words(
+    question: str, language: str | None
+) -> None:
+    """Most questions as people ask them are a few words with one function word or none, so their
+    function words do not tell their language; stemmed in every language of the store, "areas"
+    was also "ar" and "are" and "does" also "dos" (Catalan, French): the language whose lexicon
+    knows the words best by ``LEXICON_MARGIN`` reads it, else every language still does."""
+    from citeline.store.search import query_languages, stem_query
+    from citeline.store.search.query import lexicon_language, parse_query
+
+    store = ["ca", "de", "en", "fr", "ko", None]
+    assert lexicon_language(question, store) == language
+    # with the languages indexed unstemmed (no stemmer): the words as written
+    assert query_languages(question, store) == ([language, "ko", None] if language else store)
+    assert lexicon_language("Widerstand gegen Veränderungen", ["en", "fr"]) is None  # not a language of the store
+    english = stem_query(parse_query("resting areas"), query_languages("resting areas", store))
+    assert [t.words for clause in english.must for t in clause] == [("rest",), ("resting",), ("area",), ("areas",)]
+
+
+def test_an_untold_question_finds_its_documents_language(texts: Store) -> None:
+    assert texts.search("which participants were paid", k=1)[0].document == "study_en.txt"
+    assert texts.search("médecins de nuit", k=1)[0].document == "hopital_fr.txt"
+
+
+@pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        ("Leon's employer", [("leon",), ("employer",)]),  # a possessive
+        ("l’opérateur unaire", [("operateur",), ("unaire",)]),  # an elided article, typographic apostrophe
+        ("isn't it", [("isn",), ("it",)]),
+        ("aujourd'hui", [("aujourd",), ("hui",)]),
+        ("o'k", [("o", "k")]),  # only letters: whole, as before
+        ('"l\'opérateur"', [("l", "operateur")]),  # quoted: the phrase as written
+    ],
+)
+def test_a_word_joined_by_an_apostrophe_is_searched_without_its_one_letter_pieces(
+    question: str, words: list[tuple[str, ...]]
+) -> None:
+    from citeline.store.search import parse_query
+
+    assert [t.words for clause in parse_query(question).must for t in clause] == words
+    assert parse_query("-l'hôpital x").must_not[0].words == ("l", "hopital")  # a negated word stays whole
+
+
+def test_a_possessive_or_an_elision_finds_the_word_written_without_it(db_url: str, tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "olap_fr.txt").write_text(
+        "Les opérateurs unaires du langage sont au nombre de trois, et chacun retourne une requête pour "
+        "laquelle seuls les membres les plus fréquents de la dimension sont retenus dans le résultat.\n",
+        encoding="utf-8",
+    )
+    (folder / "calcul_fr.txt").write_text(
+        "L'opérande unaire de la méthode est décrite dans la section suivante, avec les exemples que "
+        "nous avons donnés pour les requêtes et les résultats de la dimension étudiée.\n",
+        encoding="utf-8",
+    )
+    with Store(db_url) as store:
+        assert ingest_files(store, [folder], IngestOptions(workers=1)).count("failed") == 0
+        # "l'opérateur" was the phrase "l operateur", which neither text holds
+        assert store.search("l'opérateur unaire", k=1)[0].document == "olap_fr.txt"
+
+
+def test_a_questions_function_words_do_not_rank_the_fallback(db_url: str, tmp_path: Path) -> None:
+    """When no chunk holds all of a question's words, the chunks holding some of its content words
+    follow; a chunk holding only its function words ("how", "many", "did") is not among them."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "faq.txt").write_text(
+        "How many did it take? What did it need? How did it work, and how many were there? "
+        "How many of them did it help, and how did it do that?\n",
+        encoding="utf-8",
+    )
+    (folder / "velo.txt").write_text(
+        "The Zürich bicycle survey counted the riders on the bridge each morning of the week, and the "
+        "counts were published with the weather of each day.\n",
+        encoding="utf-8",
+    )
+    (folder / "cafe.txt").write_text(
+        "The café near the station opened in the spring, and its owners said that the evening trade was "
+        "slower than they had hoped in the first months.\n",
+        encoding="utf-8",
+    )
+    with Store(db_url) as store:
+        assert ingest_files(store, [folder], IngestOptions(workers=1)).count("failed") == 0
+        hits = store.search("How many bicycle riders did the Zürich café count?", k=3)
+        assert {h.document for h in hits} == {"velo.txt", "cafe.txt"}  # not faq.txt
+        assert hits[0].document == "velo.txt"

@@ -11,8 +11,9 @@ by :func:`search_key` of the chunk's version and ordinal), stemmed in the versio
 (:mod:`citeline.store.stemming`), ranked by BM25; PostgreSQL in ``chunks.search`` (``tsvector``
 made with the text search configuration of the version's language, over a GIN index) ranked by
 ``ts_rank``. The writer fills both in the version's transaction. A query is stemmed in its own
-language when its words tell it and the store holds it, otherwise in every language the store
-holds (:func:`query_languages`); its function words are not required by the all-words search
+language when its words tell it (its function words, or else the lexicon that knows its words
+best) and the store holds it, otherwise in every language the store holds
+(:func:`query_languages`); its function words are not required by the all-words search
 (:func:`_content`).
 
 Query syntax (:func:`parse_query`): words (all must occur; when fewer than ``k`` chunks hold all of
@@ -42,6 +43,7 @@ from citeline.store.search.postgres import pg_tsqueries, pg_tsquery
 from citeline.store.search.query import (
     CJK_WORD_CHARS,
     COMMON_ZIPF,
+    LEXICON_MARGIN,
     MAX_QUERY_CHARS,
     MAX_QUERY_WORDS,
     ORDINAL_BITS,
@@ -49,7 +51,9 @@ from citeline.store.search.query import (
     Term,
     _content,
     fold_text,
+    lexicon_language,
     parse_query,
+    query_language,
     query_languages,
     search_key,
     search_text,
@@ -67,6 +71,7 @@ __all__ = [
     "CJK_WORD_CHARS",
     "COMMON_ZIPF",
     "FALLBACK_ROWS",
+    "LEXICON_MARGIN",
     "MAX_QUERY_CHARS",
     "MAX_QUERY_WORDS",
     "ORDINAL_BITS",
@@ -83,9 +88,11 @@ __all__ = [
     "glob_to_regex",
     "glob_to_sqlite",
     "hits_by_id",
+    "lexicon_language",
     "parse_query",
     "pg_tsqueries",
     "pg_tsquery",
+    "query_language",
     "query_languages",
     "run_search",
     "search_key",

@@ -15,6 +15,7 @@ from citeline.store.search.query import (
     Term,
     _content,
     parse_query,
+    query_language,
     query_languages,
     stem_query,
     store_languages,
@@ -164,30 +165,35 @@ def run_search(
     """The ``k`` best chunks for the query ``text`` (see :func:`parse_query`): chunks holding every
     clause first; then, when there are fewer than ``k`` of them, chunks holding any clause, ranked
     by BM25 (so chunks holding more of the rarer words come first), scored below the last of the
-    first. The fallback leaves out the query's most common words while the rarer ones already
-    match about :data:`FALLBACK_ROWS` chunks (what a common word adds to BM25 is close to
-    nothing, and ranking every chunk holding "the" is what would cost the time)."""
+    first. Neither search looks for the query's function words (:func:`_content`) when it has
+    other words: in the fallback, "how", "many" or "does" made a chunk holding them outrank one
+    holding the question's subject (on the question benchmark's tuning half, recall@5 of the
+    held-out round 0.777 -> 0.784, MRR 0.647 -> 0.671). The fallback leaves out the query's most
+    common words while the rarer ones already match about :data:`FALLBACK_ROWS` chunks (what a
+    common word adds to BM25 is close to nothing, and ranking every chunk holding "the" is what
+    would cost the time)."""
     from sqlalchemy import text as sql
 
     written = parse_query(text)
     if written.empty or k <= 0:
         return []
     dialect = connection.dialect.name
-    languages = query_languages(text, store_languages(connection))
+    stored = store_languages(connection)
+    languages = query_languages(text, stored)
     stemmed = stem_query(written, languages)
     # SQLite's column holds stems; PostgreSQL stems the written words with each configuration
     query = stemmed if dialect == "sqlite" else written
     configs = sorted({pg_config(lang) for lang in languages})
     shown = Query(written.must + stemmed.must)  # what a snippet looks for: the words and their stems
     hits: list[SearchHit] = []
-    first = _content(query, written, languages[0] if len(languages) == 1 else "en")
+    first = _content(query, written, query_language(text, stored) or "en")
     for attempt in (first, None):
         if len(hits) >= k:
             break
         if attempt is None:  # the fallback
-            if len(query.must) == 1:
+            if len(first.must) == 1:
                 break  # one clause: "any of" is the same search
-            attempt = _rarest(connection, query, configs)
+            attempt = _rarest(connection, first, configs)
         rendered = to_fts5(attempt) if dialect == "sqlite" else to_tsquery(attempt)
         params: dict[str, Any] = {"q": rendered, "k": k - len(hits)}
         if document is not None:
