@@ -169,7 +169,7 @@ def claim_numbers(e: Evidence) -> str | None:
         # a number the sentence before or after the quote's gives ("We surveyed 162 papers. 73% of
         # these …"): the quote's sentence refers to it, unless that sentence has a number of the
         # same kind ("90% of the costs" is not "50 % of the costs")
-        around = given(e, text[slice(*neighbour_span(text, e.start, e.end, e.doc))])
+        around = given(e, text[slice(*neighbour_span(text, e.start, e.end, e.doc, leaders=e.leaders))])
         backed = set(absent) - set(unbacked(claim, around, unstated_ok=False))
         absent = [t for t in absent if t not in backed or same_unit_elsewhere(t, claim, evidence)]
     if absent and e.lead:
