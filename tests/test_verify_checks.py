@@ -112,6 +112,10 @@ DOCUMENTS = {
         "Stichwortverzeichnis\n\nAbzüge für Zürich . . . . . . 12 Adresse, Änderung . . . . . . . 31 "
         "Kindergeld . . . . . . . . 20, 23 Krankheitskosten . . . . . . 26-27 Lohnsteuer . . . . . . 8\n"
     ),
+    # a table whose rows a claim compares
+    "ergebnisse.txt": (
+        "Tabelle 4: Genauigkeit (Zürich, Prüfung)\n\nModell NQ SQuAD\n\nBM25 32.6 38.1\n\nDPR 41.5 29.8\n"
+    ),
     # an ellipsis of the source's own in a formula (French)
     "requete.txt": (
         "Une requête q sur C est un multi-ensemble de références q = R1 × . . . × Rn. Un log L est un "
@@ -355,6 +359,11 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         'Partial annotation shows more variance: "Full annotation shows less variance than partial annotation" [S1].',
         False,
     ),
+    # claim_numbers: a claim comparing the quoted row with another row of its table (table_comparison);
+    # a figure no row states, or another row's figure without a comparison, is not backed
+    ("claim_numbers", "ergebnisse.txt", 'BM25 is better on SQuAD (38.1 vs 29.8): "BM25 32.6 38.1" [S1].', False),
+    ("claim_numbers", "ergebnisse.txt", 'BM25 is better on SQuAD (38.1 vs 27.8): "BM25 32.6 38.1" [S1].', True),
+    ("claim_numbers", "ergebnisse.txt", 'BM25 scores 29.8 on SQuAD: "BM25 32.6 38.1" [S1].', True),
     # claim_numbers: an index entry is its dot leader's page numbers (dot_leaders)
     ("claim_numbers", "index.txt", '"Kindergeld" steht im Index auf 20 und 23 [S1].', False),
     ("claim_numbers", "index.txt", '"Kindergeld" steht im Index auf 20 und 32 [S1].', True),
@@ -504,6 +513,14 @@ READING_CASES: list[tuple[str, str, str, bool, bool]] = [
         "requete.txt",
         'Selon S1, "Une requête q sur C est un multi-ensemble de références q = R1 × . . . × Rm" [S1].',
         False,
+        False,
+    ),
+    # table_comparison: off, the other row's figure is not the quote's
+    (
+        "table_comparison",
+        "ergebnisse.txt",
+        'BM25 gewinnt bei SQuAD (38.1 vs 29.8): "BM25 32.6 38.1" [S1].',
+        True,
         False,
     ),
     # dot_leaders: "Kindergeld . . . 20, 23" is one entry (off, the leader's stops cut 23 away from it)

@@ -138,6 +138,11 @@ READING_RULES: tuple[ReadingRule, ...] = (
         "the entry ends after its page numbers",
     ),
     ReadingRule(
+        "table_comparison",
+        "a claim that sets a quoted table row's figure against another ('38.1 vs 29.8') finds the other in "
+        "the rows of the same table",
+    ),
+    ReadingRule(
         "whole_quote_first",
         "a quote that runs on from the cited chunk into the next is misattributed when another injected "
         "chunk holds all of it",
