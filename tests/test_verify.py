@@ -492,6 +492,32 @@ def test_quote_running_on_into_the_next_injected_chunk_is_found_in_both(store: S
     assert c["flags"] == []
 
 
+def test_a_quote_one_injected_chunk_holds_whole_is_not_a_run_on(tmp_path: Path) -> None:
+    """whole_quote_first: a quote that runs on from the cited chunk into the next is the other injected
+    chunk's when that one holds all of it (here a French note that repeats the passage); off, or
+    without that chunk, it runs on (the near miss: the run-on stays verified)."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    shutil.copy(PDF_FIXTURES / PAPER, docs / PAPER)
+    (docs / "note_fr.txt").write_text(f"Note de lecture (Zürich, été) : « {ACROSS}. »\n", encoding="utf-8")
+    with Store(f"sqlite:///{tmp_path / 'w.db'}") as s:
+        ingest_files(s, [docs], IngestOptions(workers=1, settings=PipelineSettings(extractor="pdfplumber")))
+        first, second = consecutive(s, PAPER, "page numbers.")
+        (note,) = s.iter_chunks(document="note_fr.txt")
+        sources = {"S1": first.chunk_id, "S2": second.chunk_id, "S3": note.chunk_id}
+
+        def cited(sources: dict[str, str], disabled: frozenset[str] = frozenset()) -> dict[str, Any]:
+            answer = {"answer": "x", "sources": sources, "citations": [{"marker": "S1", "quote": ACROSS}]}
+            options = VerifyOptions(log=False, disabled=disabled)
+            return verify_answer(s, answer, options=options).as_json()["citations"][0]  # type: ignore[no-any-return]
+
+        whole = cited(sources)
+        assert (whole["status"], whole["passed"], whole["found_in"]["marker"]) == ("misattributed", False, "S3")
+        assert cited(sources, frozenset({"whole_quote_first"}))["status"] == "verified"
+        run_on = cited({"S1": first.chunk_id, "S2": second.chunk_id})
+        assert (run_on["status"], run_on["passed"]) == ("verified", True)
+
+
 def test_quote_running_on_into_a_chunk_the_model_never_saw_or_changed_is_not_verified(store: Store) -> None:
     first, second = consecutive(store, PAPER, "page numbers.")
     alone = verified_across(store, {"S1": first.chunk_id}, "S1", ACROSS)

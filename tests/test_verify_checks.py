@@ -107,6 +107,26 @@ DOCUMENTS = {
         "guidelines be interpreted as altering or superseding the existing authorities of the Secretary.\n"
     ),
     "service_ko.txt": "이 서비스는 모든 회원에게 유료로 제공되며 매월 청구됩니다.\n",
+    # an index: each entry's dot leader and page numbers (a German one)
+    "index.txt": (
+        "Stichwortverzeichnis\n\nAbzüge für Zürich . . . . . . 12 Adresse, Änderung . . . . . . . 31 "
+        "Kindergeld . . . . . . . . 20, 23 Krankheitskosten . . . . . . 26-27 Lohnsteuer . . . . . . 8\n"
+    ),
+    # a table whose rows a claim compares
+    "ergebnisse.txt": (
+        "Tabelle 4: Genauigkeit (Zürich, Prüfung)\n\nModell NQ SQuAD\n\nBM25 32.6 38.1\n\nDPR 41.5 29.8\n"
+    ),
+    # an ellipsis of the source's own in a formula (French)
+    "requete.txt": (
+        "Une requête q sur C est un multi-ensemble de références q = R1 × . . . × Rn. Un log L est un "
+        "ensemble de requêtes.\n"
+    ),
+    # a grading in a clause the quote ends before a comparison of another sentence
+    "variance.txt": (
+        "Partial annotation has a high correlation to full annotation, but higher variance: In Figure 4 (left) "
+        "we plot Kendall's τ (relative ordering of scores in Zürich). Full annotation shows less variance than "
+        "partial annotation.\n"
+    ),
     "plan_zh.txt": "根据第三条规定，该方案可能在明年由市政府全面实施。\n",
 }
 
@@ -139,6 +159,8 @@ def judge(store: Store, uri: str, answer: str, disabled: frozenset[str] = frozen
 
 def test_every_check_and_rule_has_its_table() -> None:
     tabled = {case[0] for case in CHECK_CASES} | {case[0] for case in RULE_CASES} | {case[0] for case in TERM_CASES}
+    tabled |= {case[0] for case in READING_CASES}
+    tabled.add("whole_quote_first")  # test_verify.py: test_a_quote_one_injected_chunk_holds_whole_is_not_a_run_on
     tabled.add("location")  # test_location_fires_where_the_answer_places_the_quote_elsewhere
     assert tabled == set(names())
 
@@ -322,6 +344,29 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
     ("claim_numbers", "tax.txt", 'The 2008 Tax Table gives $114 for Zürich: "1,125 1,150 114" [S1].', True),
     ("claim_numbers", "sp.txt", 'NIST SP 800-223 in Zürich was "approved by the board on 2024-02-02" [S1].', False),
     ("claim_numbers", "sp.txt", 'NIST SP 800-233 in Zürich was "approved by the board on 2024-02-02" [S1].', True),
+    # opposite_degree: a comparison only in a sentence the quote's runs on into grades nothing of the
+    # quote's; one in the quote's own clause may grade the word both ways and agree
+    (
+        "opposite_degree",
+        "variance.txt",
+        'Partial annotation keeps the low-variance benefit: "Partial annotation has a high correlation to full '
+        'annotation, but higher variance" [S1].',
+        True,
+    ),
+    (
+        "opposite_degree",
+        "variance.txt",
+        'Partial annotation shows more variance: "Full annotation shows less variance than partial annotation" [S1].',
+        False,
+    ),
+    # claim_numbers: a claim comparing the quoted row with another row of its table (table_comparison);
+    # a figure no row states, or another row's figure without a comparison, is not backed
+    ("claim_numbers", "ergebnisse.txt", 'BM25 is better on SQuAD (38.1 vs 29.8): "BM25 32.6 38.1" [S1].', False),
+    ("claim_numbers", "ergebnisse.txt", 'BM25 is better on SQuAD (38.1 vs 27.8): "BM25 32.6 38.1" [S1].', True),
+    ("claim_numbers", "ergebnisse.txt", 'BM25 scores 29.8 on SQuAD: "BM25 32.6 38.1" [S1].', True),
+    # claim_numbers: an index entry is its dot leader's page numbers (dot_leaders)
+    ("claim_numbers", "index.txt", '"Kindergeld" steht im Index auf 20 und 23 [S1].', False),
+    ("claim_numbers", "index.txt", '"Kindergeld" steht im Index auf 20 und 32 [S1].', True),
     ("row_trend", "forecast.txt", 'The P/E multiple in Zürich rises: "P/E 82.90 30.47 20.02 15.38" [S1].', True),
     ("row_trend", "forecast.txt", 'The P/E multiple in Zürich falls: "P/E 82.90 30.47 20.02 15.38" [S1].', False),
     # row_steps: a row said to move one way at every step rises and falls, whichever way it runs
@@ -449,6 +494,47 @@ def test_a_difference_rule_makes_a_quote_altered_and_off_is_noise(
         assert on["status"] in ("verified", "verified_fuzzy"), on["reason"]
         assert on["passed"], on["reason"]
         assert off["status"] == on["status"]
+
+
+# ------------------------------------------------------------------------------ the reading rules
+
+#: (rule, document, answer, passed, passed with the rule off): where a quote and its sentence are
+READING_CASES: list[tuple[str, str, str, bool, bool]] = [
+    # source_ellipsis: the source's own ". . ." is quoted, not an elision (off: its parts are too short)
+    (
+        "source_ellipsis",
+        "requete.txt",
+        'Selon S1, "Une requête q sur C est un multi-ensemble de références q = R1 × . . . × Rn" [S1].',
+        True,
+        False,
+    ),
+    (
+        "source_ellipsis",
+        "requete.txt",
+        'Selon S1, "Une requête q sur C est un multi-ensemble de références q = R1 × . . . × Rm" [S1].',
+        False,
+        False,
+    ),
+    # table_comparison: off, the other row's figure is not the quote's
+    (
+        "table_comparison",
+        "ergebnisse.txt",
+        'BM25 gewinnt bei SQuAD (38.1 vs 29.8): "BM25 32.6 38.1" [S1].',
+        True,
+        False,
+    ),
+    # dot_leaders: "Kindergeld . . . 20, 23" is one entry (off, the leader's stops cut 23 away from it)
+    ("dot_leaders", "index.txt", 'Laut Index steht "Kindergeld" auf 20 und 23 [S1].', True, False),
+    ("dot_leaders", "index.txt", 'Laut Index steht "Kindergeld" auf 20 und 31 [S1].', False, False),
+]
+
+
+@pytest.mark.parametrize(("rule", "uri", "answer", "passed", "passed_off"), READING_CASES)
+def test_a_reading_rule_reads_where_the_quote_is(
+    store: Store, rule: str, uri: str, answer: str, passed: bool, passed_off: bool
+) -> None:
+    assert judge(store, uri, answer)["passed"] is passed
+    assert judge(store, uri, answer, disabled=frozenset({rule}))["passed"] is passed_off
 
 
 def test_an_unknown_check_is_a_usage_error_of_one_line(tmp_path: Path) -> None:

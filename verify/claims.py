@@ -29,18 +29,19 @@ def clause_break(lang: Language) -> re.Pattern[str]:
     return re.compile(rf";|:\s|\s[—–]\s{comma}", re.IGNORECASE)
 
 
-def sentences_around(text: str, start: int, end: int, lang: Language) -> str:
+def sentences_around(text: str, start: int, end: int, lang: Language, *, leaders: bool = False) -> str:
     """The sentences of ``text`` that the span ``[start, end)`` touches (a line is a unit too: a
-    table's row, a list's item)."""
-    s, e = bounds(text, start, end, lang)
+    table's row, a list's item; with ``leaders``, an index entry is one: see
+    :func:`citeline.text.sentences.sentences`)."""
+    s, e = bounds(text, start, end, lang, leaders=leaders)
     return text[s:e]
 
 
-def neighbour_span(text: str, start: int, end: int, lang: Language) -> tuple[int, int]:
+def neighbour_span(text: str, start: int, end: int, lang: Language, *, leaders: bool = False) -> tuple[int, int]:
     """The span of the sentences just before and after those ``[start, end)`` touches."""
-    s, e = bounds(text, start, end, lang)
-    before = bounds(text, max(0, s - 2), s, lang)[0] if s else 0
-    after = bounds(text, min(len(text), e + 1), min(len(text), e + 1), lang)[1] if e < len(text) else e
+    s, e = bounds(text, start, end, lang, leaders=leaders)
+    before = bounds(text, max(0, s - 2), s, lang, leaders=leaders)[0] if s else 0
+    after = bounds(text, min(len(text), e + 1), min(len(text), e + 1), lang, leaders=leaders)[1] if e < len(text) else e
     return before, after
 
 

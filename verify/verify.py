@@ -124,6 +124,7 @@ class Verifier:
                 answer=answer_language,
                 whole_version=target.whole_version,
                 document=lambda: [c.text for c in self.lookup.version_chunks(chunk.version_id)],
+                disabled=self.options.disabled,
             )
             run_checks(e, self.options.disabled)
         if not target.version.is_current and target.chunks:
@@ -221,6 +222,12 @@ class Verifier:
         finder = self.finder
         parts = quote_parts(quote)
         seen: dict[str, Match] = {}
+        if len(parts) > 1 and "source_ellipsis" not in self.options.disabled:
+            # an ellipsis the source writes itself ("q = R1 × . . . × Rn"): the quote is found whole
+            whole = finder.best_in(quote, target.chunks, seen)
+            if whole is not None and all(m.kind == "exact" for m in whole[1]):
+                self._found(result, target, injected, *whole, across=None, inserted=[], pieces=False)
+                return whole
         hit = finder.at_given_indices(cit.chunk_start, cit.chunk_end, target, parts[0]) if len(parts) == 1 else None
         refused: list[str] = []  # why parts found in order were not taken (reported if nothing is found)
         hit = hit or finder.find(parts, target.chunks, seen, refused=refused)
@@ -244,6 +251,13 @@ class Verifier:
         if hit is None or any(m.kind != "exact" for m in hit[1]):
             # not in one cited chunk as written: perhaps it runs on into the next chunk
             joined = finder.across(parts, target, injected)
+            if joined is not None and "whole_quote_first" not in self.options.disabled:
+                # another injected chunk that holds the whole quote is the one it is from
+                others = [c for cid in injected.values() if (c := self.lookup.chunk(cid)) is not None]
+                others = [c for c in others if c.chunk_id not in target.by_chunk]
+                alone = finder.find(parts, others) if others else None
+                if alone is not None and all(m.kind == "exact" for m in alone[1]):
+                    joined = None
             if joined is not None and (hit is None or all(m.kind == "exact" for m in joined[0][1])):
                 hit, across = joined[0], joined[1:]
                 pieces = len(parts) == 1 and len(hit[1]) > 1

@@ -77,16 +77,33 @@ def _mark_end(text: str, m: re.Match[str], limit: int) -> int:
     return e
 
 
-def sentences(text: str, start: int, end: int, lang: Language = NONE) -> Iterator[tuple[int, int]]:
-    """Sentence spans of ``text[start:end]`` (one paragraph), whitespace between them excluded."""
-    s = start
+#: An index's or a table of contents' entry: a dot leader and the page numbers after it ("Child tax
+#: credits . . . . . 20, 23", "Charity, gifts to ......... 26-27"), before a space or the end.
+_LEADER = re.compile(r"(?:\s?\.){3,}\s*\d+(?:[-–]\d+)?(?:,\s*\d+(?:[-–]\d+)?)*(?=\s|$)")
+
+
+def sentences(
+    text: str, start: int, end: int, lang: Language = NONE, *, leaders: bool = False
+) -> Iterator[tuple[int, int]]:
+    """Sentence spans of ``text[start:end]`` (one paragraph), whitespace between them excluded. With
+    ``leaders``, an index entry's dot leader ends no sentence, and its page numbers end the entry
+    ("Amended return . . . . 31 | Amount you owe . . . . 25")."""
+    spans = [(m.start(), m.end()) for m in _LEADER.finditer(text, start, end)] if leaders else []
+    cuts = [b for _, b in spans if b < end]
     for m in _TERMINAL.finditer(text, start, end):
+        if spans and any(a <= m.start() < b for a, b in spans):
+            continue
         e = _mark_end(text, m, end)
         if is_end(text, e, end, lang):
-            yield s, e
-            s = e
-            while s < end and text[s].isspace():
-                s += 1
+            cuts.append(e)
+    s = start
+    for e in sorted(set(cuts)) if spans else cuts:
+        if e <= s:
+            continue
+        yield s, e
+        s = e
+        while s < end and text[s].isspace():
+            s += 1
     if s < end:
         yield s, end
 
@@ -106,16 +123,18 @@ def _breaks(text: str, start: int, end: int, lang: Language, lines: bool) -> Ite
         pos = nl + len(brk)
 
 
-def bounds(text: str, start: int, end: int, lang: Language = NONE, *, lines: bool = True) -> tuple[int, int]:
+def bounds(
+    text: str, start: int, end: int, lang: Language = NONE, *, lines: bool = True, leaders: bool = False
+) -> tuple[int, int]:
     """Where the sentences of ``text`` that ``[start, end)`` touches begin and end (leading
-    whitespace left out)."""
+    whitespace left out); ``leaders``: see :func:`sentences`."""
     # look at the paragraphs (lines) around the span only
     brk = "\n" if lines else "\n\n"
     para_start = text.rfind(brk, 0, start)
     para_start = 0 if para_start < 0 else para_start + len(brk)
     para_end = text.find(brk, end)
     para_end = len(text) if para_end < 0 else para_end
-    spans = list(sentences(text, para_start, para_end, lang))
+    spans = list(sentences(text, para_start, para_end, lang, leaders=leaders))
     s = next((min(a, start) for a, b in spans if b > start), para_start)
     e = next((b for _, b in spans if b >= end), para_end)
     while s < start and text[s].isspace():

@@ -11,7 +11,10 @@ false passes it prevents and the false fails it causes.
 
 Three more rules decide whether a quote was found at all, before any check: a number, a negation or
 a symbol that differs between the quote and the source makes the quote altered, whatever else is
-close (:data:`DIFFERENCE_RULES`; switching one off makes such a difference count as noise).
+close (:data:`DIFFERENCE_RULES`; switching one off makes such a difference count as noise). And a
+few rules of reading say where a quote and its sentence are (:data:`READING_RULES`: an ellipsis the
+source writes itself, an index entry's dot leader, a quote one injected chunk holds whole); each is
+named, and switched off like a check.
 """
 
 from __future__ import annotations
@@ -44,6 +47,13 @@ class Evidence:
     whole_version: bool = False
     #: the texts of the document version's chunks (read only when a check needs the whole document)
     document: Callable[[], list[str]] = list
+    #: the checks and rules switched off (the reading rules among them change how the sentences read)
+    disabled: frozenset[str] = frozenset()
+
+    @property
+    def leaders(self) -> bool:
+        """Whether an index entry's dot leader ends no sentence (:data:`READING_RULES`)."""
+        return "dot_leaders" not in self.disabled
 
     @property
     def start(self) -> int:
@@ -56,7 +66,7 @@ class Evidence:
     @cached_property
     def sentences(self) -> str:
         """The sentences of the chunk the quote touches."""
-        return sentences_around(self.chunk.text, self.start, self.end, self.doc)
+        return sentences_around(self.chunk.text, self.start, self.end, self.doc, leaders=self.leaders)
 
     @cached_property
     def folded_sentences(self) -> str:
@@ -108,6 +118,38 @@ DIFFERENCE_RULES: tuple[DifferenceRule, ...] = (
 )
 
 
+@dataclass(frozen=True)
+class ReadingRule:
+    """A named rule of where a quote, or the sentence around it, is; off, the quote is read as
+    before it (see :mod:`citeline.verify.search` and :mod:`citeline.text.sentences`)."""
+
+    name: str
+    summary: str
+
+
+READING_RULES: tuple[ReadingRule, ...] = (
+    ReadingRule(
+        "source_ellipsis",
+        "an ellipsis the source writes itself ('R1 × . . . × Rn') is quoted, not an elision: the quote is found whole",
+    ),
+    ReadingRule(
+        "dot_leaders",
+        "an index or contents entry's dot leader ('Child tax credits . . . 20, 23') ends no sentence; "
+        "the entry ends after its page numbers",
+    ),
+    ReadingRule(
+        "table_comparison",
+        "a claim that sets a quoted table row's figure against another ('38.1 vs 29.8') finds the other in "
+        "the rows of the same table",
+    ),
+    ReadingRule(
+        "whole_quote_first",
+        "a quote that runs on from the cited chunk into the next is misattributed when another injected "
+        "chunk holds all of it",
+    ),
+)
+
+
 def _table() -> tuple[Check, ...]:
     from citeline.verify.checks import direction, numbers, other, polarity
 
@@ -118,8 +160,10 @@ CHECKS: tuple[Check, ...] = ()  # filled below (the modules import this one for 
 
 
 def names() -> tuple[str, ...]:
-    """Every check's and difference rule's name, for ``disabled``."""
-    return tuple(c.name for c in CHECKS) + tuple(r.name for r in DIFFERENCE_RULES)
+    """Every check's, difference rule's and reading rule's name, for ``disabled``."""
+    return (
+        tuple(c.name for c in CHECKS) + tuple(r.name for r in DIFFERENCE_RULES) + tuple(r.name for r in READING_RULES)
+    )
 
 
 def run_checks(e: Evidence, disabled: frozenset[str]) -> None:
@@ -138,4 +182,14 @@ def run_checks(e: Evidence, disabled: frozenset[str]) -> None:
 
 CHECKS = _table()
 
-__all__ = ["CHECKS", "DIFFERENCE_RULES", "Check", "DifferenceRule", "Evidence", "names", "run_checks"]
+__all__ = [
+    "CHECKS",
+    "DIFFERENCE_RULES",
+    "READING_RULES",
+    "Check",
+    "DifferenceRule",
+    "Evidence",
+    "ReadingRule",
+    "names",
+    "run_checks",
+]

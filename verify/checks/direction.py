@@ -15,7 +15,7 @@ from decimal import Decimal
 from citeline.text.lang import CODES, Language
 from citeline.verify.checks import Check, Evidence
 from citeline.verify.checks.numbers import table_of
-from citeline.verify.claims import without
+from citeline.verify.claims import clause_bounds, without
 from citeline.verify.negation import WORD as NEGATION_WORD
 
 _WORD = re.compile(r"[^\W\d_]+")
@@ -111,12 +111,15 @@ def opposite_degree(e: Evidence) -> str | None:
     """The claim's own words grade a word one way ("more costly", "low-variance") and the quote's
     sentence grades the same word only the other way ("less costly", "higher variance"). Either
     side making a comparison ("than", "compared", "whereas") is left alone: a comparison may grade
-    one word both ways and agree."""
+    one word both ways and agree. On the source's side, a comparison is the quote's clause's only
+    (a comparison in another clause, or a sentence the quote's runs on into, "… but higher variance:
+    … (relative ordering …)", grades nothing of the quote's)."""
     if not e.cit.claim or not e.cit.quote or e.answer.unspaced or e.doc.unspaced:
         return None
     own = _own_words(e)
+    clause = e.chunk.text[slice(*clause_bounds(e.chunk.text, e.start, e.end, e.doc))]
     if any(w.lower() in e.answer.comparisons for w in NEGATION_WORD.findall(own)) or any(
-        w.lower() in e.doc.comparisons for w in NEGATION_WORD.findall(e.sentences)
+        w.lower() in e.doc.comparisons for w in NEGATION_WORD.findall(clause)
     ):
         return None
     said = _graded(own, e.answer)

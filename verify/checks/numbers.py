@@ -169,7 +169,7 @@ def claim_numbers(e: Evidence) -> str | None:
         # a number the sentence before or after the quote's gives ("We surveyed 162 papers. 73% of
         # these …"): the quote's sentence refers to it, unless that sentence has a number of the
         # same kind ("90% of the costs" is not "50 % of the costs")
-        around = given(e, text[slice(*neighbour_span(text, e.start, e.end, e.doc))])
+        around = given(e, text[slice(*neighbour_span(text, e.start, e.end, e.doc, leaders=e.leaders))])
         backed = set(absent) - set(unbacked(claim, around, unstated_ok=False))
         absent = [t for t in absent if t not in backed or same_unit_elsewhere(t, claim, evidence)]
     if absent and e.lead:
@@ -186,6 +186,10 @@ def claim_numbers(e: Evidence) -> str | None:
         # a quote of a table's row: the table's header and caption state its columns' years, its
         # period and its unit ("Kentucky ran 295,891 checks in November 2015: "Kentucky 264,140 …"")
         absent = _still_unbacked(claim, absent, given(e, table))
+    if absent and table and "table_comparison" not in e.disabled and _compares_rows(e, claim, evidence):
+        # a claim that sets the quoted row's figure against another row's ("BM25 is better on SQuAD
+        # (38.1 vs 29.8)"): the other figure is backed by a row of the same table in the chunk
+        absent = _still_unbacked(claim, absent, given(e, _table_rows(text, e.start, e.end)))
     if absent and (in_units := scaled(e, evidence)) is not None:
         # a figure restated in the unit the chunk says the figures are in ("102.1" in thousands:
         # "102,100 arrests")
@@ -214,6 +218,37 @@ def claim_numbers(e: Evidence) -> str | None:
     absent = list(dict.fromkeys(absent))
     verb = "is" if len(absent) == 1 else "are"
     return f"the claim's {', '.join(absent)} {verb} not in the quote's sentence"
+
+
+def _compares_rows(e: Evidence, claim: Numbers, evidence: Numbers) -> bool:
+    """Whether the claim's own words make a comparison ("vs", "than", "compared") and state a figure
+    of the quoted row (the side of the comparison the quote backs)."""
+    if not e.cit.claim or not e.answer.comparisons:
+        return False
+    own = without(without(e.cit.claim, e.cit.other_quotes), (e.cit.quote or "",))
+    if not any(w in e.answer.comparisons for w in _WORD_TOKEN.findall(own.lower())):
+        return False
+    mine = _read(e, own, lang_is_answer=True)
+    return any(q.backed_by(x) for q in mine.quantities for x in evidence.quantities)
+
+
+def _table_rows(text: str, start: int, end: int) -> str:
+    """The rows of the body of the table whose row holds ``[start, end)``: the lines of figures
+    above and below it, as far as :data:`TABLE_REACH` lines, up to a line that is no row of figures
+    (blank lines between rows are the body's)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    lines = text[:line_start].split("\n")[:-1]
+    below = [] if line_end < 0 else text[line_end + 1 :].split("\n")
+    rows: list[str] = []
+    for side in (reversed(lines[-TABLE_REACH:]), below[:TABLE_REACH]):
+        for line in side:
+            if not line.strip():
+                continue
+            if not _data_row(line):
+                break
+            rows.append(line)
+    return "\n".join(rows)
 
 
 _NAME_WORD = re.compile(r"[^\W\d_]{2,}")
