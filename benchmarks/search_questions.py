@@ -43,8 +43,9 @@ from citeline.store.stemming import stem_terms
 
 CORPUS2 = Path(os.environ.get("CITELINE_CORPUS2", ROOT.parent / "shared" / "corpus2"))
 QUESTION_FILES = (ROOT / "benchmarks" / "data" / "questions.jsonl",)
-#: A second round, by two other writers who never saw the code, that no rule of search was ever
-#: chosen by (``fixtures/questions``): reported apart as ``held_out``, both halves.
+#: A second round, by two other writers who never saw the code (``fixtures/questions``): reported
+#: apart as ``held_out``, both halves. Its tuning half's misses were read once (2026-12-05, three
+#: rules of query reading); its evaluation half is only ever counted.
 HELD_OUT = ROOT / "fixtures" / "questions"
 SPLIT = ROOT / "benchmarks" / "data" / "split.tsv"
 PG_URL = os.environ.get("CITELINE_BENCH_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
@@ -343,7 +344,7 @@ def markdown(r: dict[str, Any]) -> str:
         )
     lines += [
         "",
-        f"| held-out round: {r.get('held_out_scored', 0)} questions by two other writers, never tuned on "
+        f"| held-out round: {r.get('held_out_scored', 0)} questions by two other writers, evaluation half never tuned on "
         f"({r.get('held_out_no_gold', 0)} without a gold chunk left out) | recall@5 | MRR@10 "
         "| recall@5 tuning-half files | recall@5 evaluation-half files |",
         "|---|---|---|---|---|",
