@@ -2,8 +2,9 @@
 
 The 38 PDFs the answers were written on are ingested with today's code (pdfium backend, default
 chunking); each source of a context is mapped to the chunk of its document whose text is the one
-the writers saw (the same text while extraction has not changed; otherwise the chunk closest to it,
-and the count of such sources is reported), the contexts are recorded, and every answer is verified.
+the writers saw (the same text while extraction has not changed; otherwise, of the three chunks
+most like it, the one holding most of the labelled quotes that text held, and the count of such
+sources is reported), the contexts are recorded, and every answer is verified.
 Each labelled (quote, marker) is matched to the verdict verify gave for the same marker and quote:
 
 * a **false fail** is a faithful citation that did not pass (or that verify did not find at all);
@@ -149,6 +150,7 @@ def labelled_store() -> Iterator[tuple[Store, dict[str, dict[str, str]], int]]:
                 IngestOptions(follow_links=True, settings=PipelineSettings(extractor="pdfium"), workers=2),
             )
             by_doc = {d: list(store.iter_chunks(document=Path(d).name)) for d in documents}
+            quoted = _quotes_by_context()
             changed = 0
             mapped: dict[str, dict[str, str]] = {}
             for cid, c in ctxs.items():
@@ -158,12 +160,38 @@ def labelled_store() -> Iterator[tuple[Store, dict[str, dict[str, str]], int]]:
                     same = next((k for k in chunks if k.text == s["text"]), None)
                     if same is None:
                         changed += 1
-                        same = max(chunks, key=lambda k: fuzz.ratio(k.text, s["text"]))
+                        same = _closest(chunks, s["text"], quoted.get(cid, ()))
                     sources[s["marker"]] = same.chunk_id
                 mapped[cid] = sources
             yield store, mapped, changed
         finally:
             store.close()
+
+
+#: A source whose text changed since the writers saw it is mapped among this many chunks closest to it.
+CLOSEST = 3
+
+
+def _quotes_by_context() -> dict[str, set[str]]:
+    """Every labelled quote of the answers written on each context, loosened (:func:`_loose`)."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for a in answers():
+        for label in a["citations"]:
+            if label["quote"]:
+                out[a["context"]].add(_loose(label["quote"]))
+    return out
+
+
+def _closest(chunks: list[Any], seen: str, quotes: Iterable[str]) -> Any:
+    """The chunk of today's extraction that stands for a source whose text changed: among the
+    :data:`CLOSEST` chunks most like the text the writers saw, the one holding most of the quotes
+    that text held (so a boundary that moved a little does not move a quote the writer read in this
+    source into the next chunk), then the most alike. Only quotes the writers' text held count: a
+    quote of another source cited with this marker (a wrong marker) never pulls a chunk."""
+    held = [q for q in quotes if q and q in _loose(seen)]
+    # alike by their words (a set ratio): today's text of a chunk whose lines moved keeps its words
+    near = sorted(chunks, key=lambda k: fuzz.token_set_ratio(k.text, seen), reverse=True)[:CLOSEST]
+    return max(near, key=lambda k: (sum(q in _loose(k.text) for q in held), fuzz.ratio(k.text, seen)))
 
 
 _LOOSE = re.compile(r"[\W_]+")

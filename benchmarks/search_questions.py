@@ -344,8 +344,8 @@ def markdown(r: dict[str, Any]) -> str:
         )
     lines += [
         "",
-        f"| held-out round: {r.get('held_out_scored', 0)} questions by two other writers, evaluation half never tuned on "
-        f"({r.get('held_out_no_gold', 0)} without a gold chunk left out) | recall@5 | MRR@10 "
+        f"| held-out round: {r.get('held_out_scored', 0)} questions by two other writers, its evaluation half "
+        f"never tuned on ({r.get('held_out_no_gold', 0)} without a gold chunk left out) | recall@5 | MRR@10 "
         "| recall@5 tuning-half files | recall@5 evaluation-half files |",
         "|---|---|---|---|---|",
     ]
