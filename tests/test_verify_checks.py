@@ -128,6 +128,12 @@ DOCUMENTS = {
         "partial annotation.\n"
     ),
     "plan_zh.txt": "根据第三条规定，该方案可能在明年由市政府全面实施。\n",
+    # opposites, one side compared against another thing
+    "speed.txt": (
+        "The new model is slower than the baseline on long documents from Zürich. The method "
+        "overestimates the true effect in small samples.\n"
+    ),
+    "tempo.txt": "Das neue Modell ist langsamer als das Basismodell, und es wird in Zürich nicht mehr verwendet.\n",
 }
 
 
@@ -273,6 +279,44 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         "Where the guidance conflicts with existing rules, it takes precedence over the Secretary: "
         '"Nor should these guidelines be interpreted as altering or superseding the existing authorities" [S1].',
         True,
+    ),
+    # opposite_words: one of two opposites in the claim, the other in the quote; a comparison
+    # whose two sides are swapped agrees
+    (
+        "opposite_words",
+        "speed.txt",
+        'The new model is faster than the baseline: "The new model is slower than the baseline on long" [S1].',
+        True,
+    ),
+    (
+        "opposite_words",
+        "speed.txt",
+        'The baseline is faster than the new model: "The new model is slower than the baseline on long" [S1].',
+        False,
+    ),
+    (
+        "opposite_words",
+        "speed.txt",
+        'In small samples it underestimates it: "The method overestimates the true effect in small samples" [S1].',
+        True,
+    ),
+    (
+        "opposite_words",
+        "speed.txt",
+        'The method does not underestimate it: "The method overestimates the true effect in small samples" [S1].',
+        False,
+    ),
+    (
+        "opposite_words",
+        "tempo.txt",
+        'Das neue Modell ist schneller: "Das neue Modell ist langsamer als das Basismodell" [S1].',
+        True,
+    ),
+    (
+        "opposite_words",
+        "tempo.txt",
+        'Das Basismodell ist schneller: "Das neue Modell ist langsamer als das Basismodell" [S1].',
+        False,
     ),
     # opposite_degree: a word the claim grades one way, the source only the other
     (

@@ -133,6 +133,72 @@ def opposite_degree(e: Evidence) -> str | None:
     return None
 
 
+def _sides(text: str, lang: Language) -> list[tuple[int, int]]:
+    """``(pair, side)`` of every word of ``text`` one of ``lang``'s opposites (a word a negation
+    stands right before left out: "not faster" says nothing of speed)."""
+    words = [w.lower() for w in NEGATION_WORD.findall(text)]
+    out = []
+    for k, w in enumerate(words):
+        for n, pair in enumerate(lang.opposites):
+            side = 0 if w in pair[0] else 1 if w in pair[1] else -1
+            if side >= 0 and not any(lang.denies(x) for x in words[max(0, k - 2) : k]):
+                out.append((n, side))
+    return out
+
+
+def _comparand(text: str, lang: Language) -> str | None:
+    """The first word after a comparison word ("than the baseline": ``baseline``) that is not a
+    function word; ``None`` where ``text`` compares nothing."""
+    words = [w.lower() for w in NEGATION_WORD.findall(text)]
+    for k, w in enumerate(words):
+        if w in lang.comparisons:
+            return next((x for x in words[k + 1 :] if x not in lang.function_words), "")
+    return None
+
+
+def opposite_words(e: Evidence) -> str | None:
+    """The claim's own words say one of a pair of opposites ("faster", "underestimates") where the
+    quote's clause says only the other ("slower", "overestimates"). A comparison turns it round
+    when its two sides are swapped ("the baseline is faster than the new model" of "the new model
+    is slower than the baseline"), so where either side compares, the check speaks only when both
+    compare against the same thing, or when the one that does not compare never names what the
+    other compares against."""
+    if not e.cit.claim or not e.cit.quote or e.answer.unspaced or e.doc.unspaced:
+        return None
+    if not e.answer.opposites or e.answer.opposites is not e.doc.opposites:
+        return None  # the claim's and the source's words are read in one language
+    own = _own_words(e)
+    said = _sides(own, e.answer)
+    if not said:
+        return None
+    clause = e.chunk.text[slice(*clause_bounds(e.chunk.text, e.start, e.end, e.doc))]
+    found = _sides(clause, e.doc)
+    for pair in {n for n, _ in said}:
+        ours = {side for n, side in said if n == pair}
+        theirs = {side for n, side in found if n == pair}
+        if len(ours) != 1 or len(theirs) != 1 or ours == theirs:
+            continue
+        if _swapped(own, clause, e):
+            continue
+        forms = e.answer.opposites[pair]
+        return f"the claim says {min(forms[ours.pop()])!r}, the source {min(forms[theirs.pop()])!r}"
+    return None
+
+
+def _swapped(own: str, clause: str, e: Evidence) -> bool:
+    """Whether a comparison may have swapped its two sides between the claim's own words and the
+    quote's clause, so that opposite words agree ("the baseline is faster than the new model" and
+    "the new model is slower than the baseline"): both compare, against different things; or one
+    compares, and the other names what it compares against."""
+    mine, other = _comparand(own, e.answer), _comparand(clause, e.doc)
+    if mine is None and other is None:
+        return False
+    if mine is not None and other is not None:
+        return mine[:5] != other[:5]
+    against, text = (other, own) if mine is None else (mine, clause)
+    return not against or against[:5] in {w.lower()[:5] for w in NEGATION_WORD.findall(text)}
+
+
 def _row_cells(quoted: str) -> bool:
     """Whether a quote reads as a table row: its figures are its last cells, no word after the first."""
     first = _FIGURE.search(quoted)
@@ -333,6 +399,13 @@ CHECKS = (
         frozenset({"en", "de", "fr", "es"}),
         opposite_degree,
         "a word the claim's own words grade one way ('more costly') is not graded only the other way by the source",
+    ),
+    Check(
+        "opposite_words",
+        "direction_mismatch",
+        frozenset({"en", "de", "fr", "es"}),
+        opposite_words,
+        "the claim's own words do not say one of two opposites ('faster') where the quote says the other ('slower')",
     ),
     Check(
         "row_trend",

@@ -28,6 +28,16 @@ def words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+def opposites(text: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """Pairs of opposite words, one pair a line: the forms of one side, ``|``, the other's
+    (``faster quicker | slower``)."""
+    out = []
+    for line in text.strip().splitlines():
+        one, _, other = line.partition("|")
+        out.append((words(one), words(other)))
+    return tuple(out)
+
+
 @dataclass(frozen=True, eq=False)
 class Language:
     """The words of one language that citeline's rules read (all lower case, folded as
@@ -136,6 +146,11 @@ class Language:
     #: words that make a grading a comparison of two things ("than", "als"): the two sides may then
     #: grade one word opposite ways and agree ("A has lower cost than B" and "B costs more than A")
     comparisons: frozenset[str] = frozenset()
+    #: words that say the opposite of each other about one thing ("faster" and "slower",
+    #: "overestimates" and "underestimates", "majority" and "minority"), a pair a line
+    #: (:func:`opposites`): a claim whose own words say one where the quote says only the other
+    #: (:func:`citeline.verify.checks.direction.opposite_words`)
+    opposites: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
     #: phrases that say a change happens at every step ("every year", "steadily", 逐年): a claim
     #: with one said of a table row needs the row's figures to move one way throughout
     monotone: tuple[str, ...] = ()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citeline.text.lang import Language, words
+from citeline.text.lang import Language, opposites, words
 
 FUNCTION_WORDS = words(
     """
@@ -81,6 +81,23 @@ LANGUAGE = Language(
         """
     ),
     comparisons=words("als verglichen gegenüber während"),
+    opposites=opposites(
+        """
+        schnell schneller schnellste schnellsten | langsam langsamer langsamste langsamsten
+        besser beste besten | schlechter schlechteste schlechtesten
+        überschätzt überschätzen überschätzte | unterschätzt unterschätzen unterschätzte
+        positiv | negativ
+        oberhalb | unterhalb
+        früher | später
+        stärker stärkste stärken stärkt | schwächer schwächste schwächen schwächt
+        leichter | schwerer
+        mehrheit | minderheit
+        maximum | minimum
+        überlegen | unterlegen
+        eingeschlossen einbezogen | ausgeschlossen
+        angenommen | abgelehnt
+        """
+    ),
     up=words(
         """
         steigt stieg gestiegen steigen wächst wuchs gewachsen wachsen erhöht erhöhte erhöhen zunahme

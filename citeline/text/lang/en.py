@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citeline.text.lang import Language, words
+from citeline.text.lang import Language, opposites, words
 
 FUNCTION_WORDS = words(
     """
@@ -123,6 +123,28 @@ LANGUAGE = Language(
     degree_up=words("more higher high greater larger bigger better increased faster longer"),
     degree_down=words("less fewer lower low smaller lesser worse reduced decreased slower shorter"),
     comparisons=words("than compared versus vs relative whereas unlike"),
+    opposites=opposites(
+        """
+        fast faster fastest quick quicker quickest | slow slower slowest
+        better best | worse worst
+        outperform outperforms outperformed outperforming | underperform underperforms underperformed underperforming
+        overestimate overestimates overestimated | underestimate underestimates underestimated
+        overestimating | underestimating
+        overestimation overestimations | underestimation underestimations
+        overstate overstates overstated | understate understates understated
+        positively | negatively
+        above | below
+        earlier | later
+        strong stronger strongest strengthen strengthens strengthened | weak weaker weakest weaken weakens weakened
+        easier easiest | harder hardest
+        majority | minority
+        maximum | minimum
+        superior | inferior
+        include includes included including inclusion | exclude excludes excluded excluding exclusion
+        accept accepts accepted | reject rejects rejected
+        succeeded | failed
+        """
+    ),
     up=words(
         """
         increase increases increased increasing rise rises rose risen rising grow grows grew grown growing

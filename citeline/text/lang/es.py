@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citeline.text.lang import Language, words
+from citeline.text.lang import Language, opposites, words
 
 FUNCTION_WORDS = words(
     """
@@ -48,6 +48,22 @@ LANGUAGE = Language(
     degree_up=words("más mayor mayores superior superiores alto alta altos altas mejor"),
     degree_down=words("menos menor menores inferior inferiores bajo baja bajos bajas peor"),
     comparisons=words("que comparado comparada frente mientras"),
+    opposites=opposites(
+        """
+        rápido rápida rápidos rápidas | lento lenta lentos lentas
+        mejor mejores | peor peores
+        sobreestima sobrestima sobreestimado | subestima subestimado
+        positivamente | negativamente
+        encima | debajo
+        temprano | tarde
+        fuerte fuertes | débil débiles
+        mayoría | minoría
+        máximo | mínimo
+        superior superiores | inferior inferiores
+        incluido incluida incluye | excluido excluida excluye
+        aceptado aceptada | rechazado rechazada
+        """
+    ),
     up=words("aumenta aumentó aumento sube subió crece creció crecimiento mayor superior alza duplicó"),
     down=words("disminuye disminuyó disminución baja bajó cae cayó caída menor inferior reducción redujo"),
     monotone=("cada año", "año tras año", "constantemente", "continuamente"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citeline.text.lang import Language, words
+from citeline.text.lang import Language, opposites, words
 
 FUNCTION_WORDS = words(
     """
@@ -60,6 +60,22 @@ LANGUAGE = Language(
     degree_up=words("plus élevé élevée élevés élevées supérieur supérieure meilleur meilleure"),
     degree_down=words("moins faible faibles inférieur inférieure pire"),
     comparisons=words("que qu comparé comparée par rapport tandis"),
+    opposites=opposites(
+        """
+        rapide rapides | lent lente lents lentes
+        meilleur meilleure meilleurs meilleures | pire pires
+        surestime surestiment surestimé surestimée | sous-estime
+        positivement | négativement
+        au-dessus | au-dessous
+        tôt | tard
+        fort forte forts fortes renforce renforcé | faible faibles affaiblit affaibli
+        majorité | minorité
+        maximum | minimum
+        supérieur supérieure supérieurs supérieures | inférieur inférieure inférieurs inférieures
+        inclus incluse inclut | exclu exclue exclut
+        accepté acceptée | rejeté rejetée
+        """
+    ),
     up=words(
         """
         augmente augmenté augmentation hausse croît croissance progresse progression supérieur
