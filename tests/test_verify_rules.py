@@ -1030,6 +1030,25 @@ def test_what_a_negation_denies_stops_at_a_contrast(text: str, targets: list[str
 
 
 @pytest.mark.parametrize(
+    ("text", "targets"),
+    [
+        # a light verb's object says what is denied
+        ("The annotations did not yield a consistent ordering in Zürich", ["consistent"]),
+        ("The study did not find differences between the groups", ["differences"]),
+        ("L'enquête n'a pas donné de résultat cohérent pour Zürich", ["résultat"]),
+        ("El estudio no produjo un orden consistente en Zürich", ["orden"]),
+        # any other verb is what is denied
+        ("The reform did not reduce costs in Zürich", ["reduce"]),
+        ("Les frais ne sont pas remboursés à Zürich", ["remboursés", "remboursés"]),  # ne … pas: two
+    ],
+)
+def test_a_negation_before_a_light_verb_denies_its_object(text: str, targets: list[str]) -> None:
+    from citeline.verify.negation import targets as negation_targets
+
+    assert negation_targets(text, lang_of(text)) == targets
+
+
+@pytest.mark.parametrize(
     ("text", "negated"),
     [
         # the first part of a hyphen compound names a thing and denies nothing

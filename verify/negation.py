@@ -53,7 +53,8 @@ def negated(text: str, lang: Language) -> bool:
 def targets(text: str, lang: Language) -> list[str]:
     """The word each negation of ``text`` denies: the first word of three letters or more after it
     that is not one of the words that stand between ("not *shared*", "does not *pay*", "aucune
-    *opposition*"); German puts the negation after what it denies ("wird nicht *geführt*" at a
+    *opposition*") nor a light verb whose object says what is denied ("did not yield a *consistent*
+    ordering"); German puts the negation after what it denies ("wird nicht *geführt*" at a
     clause's end), so that a negation without a word after it denies none here. A contrast ends
     what a negation reaches ("do not have, but could *benefit* from"). In Chinese, the two characters
     after a negation character ("无*违规*", "未经*审计*")."""
@@ -64,7 +65,11 @@ def targets(text: str, lang: Language) -> list[str]:
     for k, w in enumerate(words):
         if lang.denies(w):
             window = list(itertools.takewhile(lambda x: x not in lang.contrasts, words[k + 1 : k + 5]))
-            content = [x for x in window if len(x) >= 3 and x not in lang.between and x not in lang.negations]
+            content = [
+                x
+                for x in window
+                if len(x) >= 3 and x not in lang.between and x not in lang.light_verbs and x not in lang.negations
+            ]
             out.extend(content[:TARGETS])
     chars = _chars(lang)
     if chars is not None and lang.unspaced:

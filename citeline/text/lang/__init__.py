@@ -99,6 +99,9 @@ class Language:
     contrasts: frozenset[str] = frozenset()
     #: words that stand between a negation and what it denies ("does not *currently* cover")
     between: frozenset[str] = frozenset()
+    #: verbs whose object says what a negation before them denies ("did not *yield* a consistent
+    #: ordering" denies "consistent"; "n'a pas *donné* de résultat"): passed over as ``between`` is
+    light_verbs: frozenset[str] = frozenset()
     #: the function words of the language (articles, prepositions, pronouns, auxiliaries)
     function_words: frozenset[str] = frozenset()
     #: infinitive markers ("to", "zu"): the word after one is no predicate of the clause

@@ -67,6 +67,14 @@ LANGUAGE = Language(
     finite_verbs=words("is are was were be has have had will would shall should may might must can could does do did"),
     contrasts=words("but whereas although instead"),
     between=FUNCTION_WORDS | words("always currently necessarily fully entirely completely yet really"),
+    light_verbs=words(
+        """
+        yield yields yielded give gives gave given show shows showed shown find finds found produce produces
+        produced provide provides provided reveal reveals revealed reach reaches reached achieve achieves achieved
+        observe observes observed offer offers offered display displays displayed exhibit exhibits exhibited
+        demonstrate demonstrates demonstrated obtain obtains obtained
+        """
+    ),
     function_words=FUNCTION_WORDS,
     infinitive=words("to"),
     determiners=words("the a an this these those same each every its their our his her your my"),

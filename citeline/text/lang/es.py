@@ -37,6 +37,12 @@ LANGUAGE = Language(
     finite_verbs=words("es son era eran fue fueron será serán ha han había habían puede pueden debe deben está están"),
     contrasts=words("pero sino aunque"),
     between=FUNCTION_WORDS | words("siempre todavía aún actualmente"),
+    light_verbs=words(
+        """
+        da dio dado produce produjo producido muestra mostró mostrado ofrece ofreció ofrecido revela reveló
+        revelado alcanza alcanzó alcanzado obtiene obtuvo obtenido encuentra encontró encontrado
+        """
+    ),
     function_words=FUNCTION_WORDS,
     infinitive=frozenset(),
     determiners=words("el la los las un una unos unas este esta estos estas"),

@@ -49,6 +49,12 @@ LANGUAGE = Language(
     finite_verbs=words("est sont était étaient sera seront a ont avait avaient peut peuvent doit doivent"),
     contrasts=words("mais cependant"),
     between=FUNCTION_WORDS | words("pas été est sont était plus jamais encore très"),
+    light_verbs=words(
+        """
+        donne donnent donné donnée fournit fourni fournie montre montrent montré trouve trouvé produit produite
+        révèle révélé atteint obtenu obtient offre offert
+        """
+    ),
     function_words=FUNCTION_WORDS,
     infinitive=words("de"),
     determiners=words("le la les un une des du ce cette ces"),
