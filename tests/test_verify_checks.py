@@ -134,6 +134,11 @@ DOCUMENTS = {
         "overestimates the true effect in small samples.\n"
     ),
     "tempo.txt": "Das neue Modell ist langsamer als das Basismodell, und es wird in Zürich nicht mehr verwendet.\n",
+    # denials a claim restates with a negative word of its own
+    "trial.txt": (
+        "No adverse events were reported in either group of the Zürich trial. The tool does not support "
+        "scanned documents without a text layer.\n"
+    ),
 }
 
 
@@ -278,6 +283,31 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         "guide.txt",
         "Where the guidance conflicts with existing rules, it takes precedence over the Secretary: "
         '"Nor should these guidelines be interpreted as altering or superseding the existing authorities" [S1].',
+        True,
+    ),
+    # a negative word of the claim's own ("absent", "unsupported" of "support") restates a denial
+    (
+        "claim_polarity",
+        "trial.txt",
+        'Adverse events were reported in both groups: "No adverse events were reported in either group" [S1].',
+        True,
+    ),
+    (
+        "claim_polarity",
+        "trial.txt",
+        'Adverse events were absent in both groups: "No adverse events were reported in either group" [S1].',
+        False,
+    ),
+    (
+        "denied_beside",
+        "trial.txt",
+        'Scans without text are unsupported by it: "The tool does not support scanned documents" [S1].',
+        False,
+    ),
+    (
+        "denied_beside",
+        "trial.txt",
+        'Scans without text are handled by it: "The tool does not support scanned documents" [S1].',
         True,
     ),
     # opposite_words: one of two opposites in the claim, the other in the quote; a comparison

@@ -37,6 +37,35 @@ def _plain(text: str, lang: Language) -> str:
     return pattern.sub(" ", text) if pattern is not None else text
 
 
+#: A word a negating prefix makes of another ("unnecessary", "nonprofit") is a negative word when
+#: the rest is a word at least this frequent (Zipf) in its language: "under" or "unique" are not.
+PRIVATIVE_ZIPF = 3.0
+
+
+def privative(word: str, target: str, lang: Language) -> bool:
+    """Whether ``word`` says "not ``target``" in itself: one of the language's negative words
+    ("absent", "banned", "zero"), or a negating prefix before a frequent word of the language that
+    is ``target`` or its inflection ("unsupported" of "support", "unnecessary" of "necessary"; not
+    "uncited" of "used")."""
+    w = word.lower()
+    if w in lang.negative_words:
+        return True
+    rest = _prefixed(w, lang)
+    return rest is not None and rest[:5] == target.lower()[:5]
+
+
+@functools.lru_cache(maxsize=50_000)
+def _prefixed(word: str, lang: Language) -> str | None:
+    """The rest of a word a negating prefix makes of a frequent word ("unsupported": "supported")."""
+    from citeline.text.lexicon import zipf
+
+    for prefix in lang.privative_prefixes:
+        rest = word[len(prefix) :].lstrip("-")
+        if word.startswith(prefix) and len(rest) >= 4 and zipf(lang.code)(rest) >= PRIVATIVE_ZIPF:
+            return rest
+    return None
+
+
 def negated(text: str, lang: Language) -> bool:
     """Whether ``text`` holds a negation that denies (a negative preposition restricts a noun: "Papers
     without text are filtered out" denies nothing)."""

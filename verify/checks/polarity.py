@@ -22,7 +22,7 @@ import re
 from citeline.text.lang import CODES, Language, every
 from citeline.verify.checks import Check, Evidence
 from citeline.verify.claims import asserts, claim_scope, is_condition, list_item, scope_around, without
-from citeline.verify.negation import WORD, denied_at, negated, restates_denied, says_less, targets
+from citeline.verify.negation import WORD, denied_at, negated, privative, restates_denied, says_less, targets
 
 
 def _scopes(e: Evidence) -> tuple[str, bool, str, str]:
@@ -114,10 +114,13 @@ def claim_polarity(e: Evidence) -> str | None:
     claimed, _, scope, _ = _scopes(e)
     lead = _answer_lead(e)
     said = f"{claimed} {lead}" if lead else claimed
-    for word in targets(scope + " " + e.lead, e.doc):
-        if _claim_denies(e, said, word) is False:
-            return f"the claim asserts {word!r}, which the source denies"
     own, _ = _split(e, claimed)
+    own_words = WORD.findall(own)
+    for word in targets(scope + " " + e.lead, e.doc):
+        # a claim whose own words say "not" in a word of their own restates the denial ("Adverse
+        # events were absent", "Scanned files are unsupported" of "does not support")
+        if _claim_denies(e, said, word) is False and not any(privative(w, word, e.answer) for w in own_words):
+            return f"the claim asserts {word!r}, which the source denies"
     claim_negated = negated(own, e.answer) or negated(lead, e.answer)
     if lead_denies(e.lead, e.doc) and not claim_negated:
         return "the source's list lead-in denies its items, the claim does not"
@@ -226,9 +229,11 @@ def denied_beside(e: Evidence) -> str | None:
         # opens with a negating conjunction continues a statement ("Nor should these guidelines …")
         return None
     said = {w.lower() for w in WORD.findall(quoted)}
+    stems = {w[:5] for w in said if len(w) >= 4}
     for w in words:
-        # a word the claim negates by a prefix says the quote's denial ("informal" for "no formal")
-        if any(w.startswith(p) and w[len(p) :] in said for p in lang.negating_prefixes):
+        # a word the claim negates by a prefix says the quote's denial ("informal" for "no formal",
+        # "unsupported" for "does not support")
+        if any(w.startswith(p) and (w[len(p) :] in said or w[len(p) :][:5] in stems) for p in lang.negating_prefixes):
             return None
     return "the quote denies, the claim's own words beside it do not"
 

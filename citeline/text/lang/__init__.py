@@ -99,6 +99,10 @@ class Language:
     contrasts: frozenset[str] = frozenset()
     #: words that stand between a negation and what it denies ("does not *currently* cover")
     between: frozenset[str] = frozenset()
+    #: prefixes that make a word the negative of another ("un" of "unnecessary", "non" of
+    #: "nonprofit"): such a word, its rest a frequent word of the language, counts as a negative word
+    #: (:func:`citeline.verify.negation.privative`)
+    privative_prefixes: tuple[str, ...] = ()
     #: verbs whose object says what a negation before them denies ("did not *yield* a consistent
     #: ordering" denies "consistent"; "n'a pas *donné* de résultat"): passed over as ``between`` is
     light_verbs: frozenset[str] = frozenset()

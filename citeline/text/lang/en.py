@@ -100,9 +100,11 @@ LANGUAGE = Language(
         misses missed missing forgo forgoes forgoing refrain refrains abstain decline declines declined
         unable impossible cease ceases ceased stop stops stopped insufficient inadequate limited beyond
         outside unlike whereas contrast contrary opposed however although though but rare uncommon
-        infrequent infrequently scarce scarcely minority unusual exception
+        infrequent infrequently scarce scarcely minority unusual exception hidden ban bans banned barred
+        withhold withholds withheld exempt exempted optional zero waive waives waived
         """
     ),
+    privative_prefixes=("un", "non"),
     same_sense=(
         "alter chang modif",
         "requi need neede",
