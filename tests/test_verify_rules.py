@@ -1043,9 +1043,13 @@ def test_what_a_negation_denies_stops_at_a_contrast(text: str, targets: list[str
     ],
 )
 def test_a_negation_before_a_light_verb_denies_its_object(text: str, targets: list[str]) -> None:
+    """In a claim's own words, held against its evidence; a source's negation keeps its verb ("did
+    not find the defendant liable" denies no "defendant")."""
     from citeline.verify.negation import targets as negation_targets
 
-    assert negation_targets(text, lang_of(text)) == targets
+    assert negation_targets(text, lang_of(text), light=True) == targets
+    verbs = negation_targets(text, lang_of(text))
+    assert verbs == targets or (verbs and verbs[0] in lang_of(text).light_verbs)
 
 
 @pytest.mark.parametrize(

@@ -79,14 +79,16 @@ def negated(text: str, lang: Language) -> bool:
     return negation.search(exceptions.sub("", plain) if exceptions else plain) is not None
 
 
-def targets(text: str, lang: Language) -> list[str]:
+def targets(text: str, lang: Language, *, light: bool = False) -> list[str]:
     """The word each negation of ``text`` denies: the first word of three letters or more after it
     that is not one of the words that stand between ("not *shared*", "does not *pay*", "aucune
-    *opposition*") nor a light verb whose object says what is denied ("did not yield a *consistent*
-    ordering"); German puts the negation after what it denies ("wird nicht *geführt*" at a
-    clause's end), so that a negation without a word after it denies none here. A contrast ends
-    what a negation reaches ("do not have, but could *benefit* from"). In Chinese, the two characters
-    after a negation character ("无*违规*", "未经*审计*")."""
+    *opposition*"), nor, with ``light``, a light verb whose object says what is denied ("did not
+    yield a *consistent* ordering": a claim's negation, held against its evidence; a source's
+    "did not find the defendant liable" denies no "defendant"); German puts the negation after
+    what it denies ("wird nicht *geführt*" at a clause's end), so that a negation without a word
+    after it denies none here. A contrast ends what a negation reaches ("do not have, but could
+    *benefit* from"). In Chinese, the two characters after a negation character ("无*违规*",
+    "未经*审计*")."""
     if lang.reply_no_re is not None:
         text = lang.reply_no_re.sub(" ", text)  # "No — the plan 'does not cover …'" denies no "plan"
     words = [w.lower() for w in WORD.findall(_plain(text, lang))]
@@ -97,7 +99,10 @@ def targets(text: str, lang: Language) -> list[str]:
             content = [
                 x
                 for x in window
-                if len(x) >= 3 and x not in lang.between and x not in lang.light_verbs and x not in lang.negations
+                if len(x) >= 3
+                and x not in lang.between
+                and x not in lang.negations
+                and not (light and x in lang.light_verbs)
             ]
             out.extend(content[:TARGETS])
     chars = _chars(lang)

@@ -126,7 +126,7 @@ def claim_polarity(e: Evidence) -> str | None:
         return "the source's list lead-in denies its items, the claim does not"
     if claim_negated and says_less(own, scope, e.answer):
         return None
-    for word in [*targets(claimed, e.answer), *targets(lead, e.answer)]:
+    for word in [*targets(claimed, e.answer, light=True), *targets(lead, e.answer, light=True)]:
         if denied_at(e.sentences + " " + e.lead, word, e.doc) is False:
             return f"the claim denies {word!r}, which the source asserts"
     return None
@@ -170,7 +170,7 @@ def negated_claim(e: Evidence) -> str | None:
         near = _beside(claimed, at, at + len(e.cit.quote)) if at >= 0 else ""
         if not negated(near, e.answer) or says_less(mine, scope, e.answer):
             return None
-        words = [*targets(mine, e.answer), *targets(lead, e.answer)]
+        words = [*targets(mine, e.answer, light=True), *targets(lead, e.answer, light=True)]
         if any(denied_at(e.sentences + " " + e.lead, w, e.doc) is not None for w in words):
             return None  # held against its target by claim_polarity
         return "the claim denies the quote, its evidence does not"
