@@ -28,6 +28,7 @@ from sqlalchemy import Connection, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from citeline.kinds import WriteStatus
 from citeline.store import models as m
 from citeline.store.records import WriteResult
 from citeline.store.search import search_key, search_text
@@ -180,6 +181,11 @@ def write_version(session: Session, doc: ProcessedDocument, *, run_id: int | Non
     ).one_or_none()
     if same is not None:
         if same.superseded_at is None:
+            if run_id is not None and same.run_id == run_id:
+                # this run wrote it already: a task run again (a Dask worker killed after its write,
+                # before its result came back) reports what the first attempt did
+                status: WriteStatus = "added" if same.version_no == 1 else "updated"
+                return WriteResult(status, same.id, same.version_no, "written by an earlier attempt of this run")
             return WriteResult("skipped", same.id, same.version_no, "unchanged")
         # the file went back to an earlier content: make that version current again
         if current is not None:

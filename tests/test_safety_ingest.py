@@ -317,3 +317,25 @@ def test_a_version_that_fails_to_write_leaves_no_document_row(db_url: str, tmp_p
         assert store.write(doc).status == "added"
         counts = [store.sql(f"SELECT count(*) FROM {t}")[1][0][0] for t in ("documents", "document_versions")]
         assert counts == [1, 1]
+
+
+def test_a_version_written_again_by_its_own_run_reports_what_the_first_write_did(db_url: str, tmp_path: Path) -> None:
+    """A Dask task run again after its worker was killed between its write and its result finds
+    its own version: it reports it as the first attempt did ("added"), so the run's outcomes count
+    every version it stored; another run finds the same content "skipped" (unchanged)."""
+    from citeline.ingest.pipeline import PipelineSettings, process_file
+
+    path = tmp_path / "Übersicht.pdf"
+    shutil.copy(PDF_FIXTURES / "multilingual.pdf", path)
+    doc = process_file(path, path.name, PipelineSettings())
+    with Store(db_url) as store:
+        first = store.begin_run(roots=["x"], settings={}, settings_hash="h", executor="dask", workers=2)
+        written = store.write(doc, run_id=first)
+        again = store.write(doc, run_id=first)
+        second = store.begin_run(roots=["x"], settings={}, settings_hash="h", executor="dask", workers=2)
+        later = store.write(doc, run_id=second)
+        versions = store.sql("SELECT count(*) FROM document_versions")[1][0][0]
+    assert (written.status, again.status, later.status) == ("added", "added", "skipped")
+    assert again.version_id == written.version_id == later.version_id
+    assert again.message == "written by an earlier attempt of this run"
+    assert versions == 1
