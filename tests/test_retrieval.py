@@ -36,16 +36,19 @@ def run(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+def indexed_texts(db_url: str, folder: Path, files: dict[str, str]) -> Store:
+    """A store of ``files`` (name: text), written into ``folder`` and ingested without a failure."""
+    folder.mkdir()
+    for name, content in files.items():
+        (folder / name).write_text(content, encoding="utf-8")
+    store = Store(db_url)
+    assert ingest_files(store, [folder], IngestOptions(workers=1)).count("failed") == 0
+    return store
+
+
 @pytest.fixture
 def texts(db_url: str, tmp_path: Path) -> Store:
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "study_en.txt").write_text(EN_TEXT, encoding="utf-8")
-    (folder / "hopital_fr.txt").write_text(FR_TEXT, encoding="utf-8")
-    store = Store(db_url)
-    summary = ingest_files(store, [folder], IngestOptions(workers=1))
-    assert summary.count("failed") == 0
-    return store
+    return indexed_texts(db_url, tmp_path / "docs", {"study_en.txt": EN_TEXT, "hopital_fr.txt": FR_TEXT})
 
 
 # ----------------------------------------------------------------------------- 1. stemmed search
@@ -485,15 +488,13 @@ def test_a_questions_function_words_are_not_required(question: str, required: li
 
 
 def test_a_chinese_or_japanese_question_is_searched_by_its_character_pairs(db_url: str, tmp_path: Path) -> None:
-    folder = tmp_path / "zh"
-    folder.mkdir()
-    (folder / "report_zh.txt").write_text(
-        "本报告提到的主要风险包括市场风险、信用风险和流动性风险。\n\n公司在二零一八年第一季度实现营业收入增长。\n",
-        encoding="utf-8",
-    )
-    (folder / "notes_ja.txt").write_text("開発者会議は毎月一回開かれます。\n", encoding="utf-8")
-    with Store(db_url) as store:
-        assert ingest_files(store, [folder], IngestOptions(workers=1)).count("failed") == 0
+    files = {
+        "report_zh.txt": (
+            "本报告提到的主要风险包括市场风险、信用风险和流动性风险。\n\n公司在二零一八年第一季度实现营业收入增长。\n"
+        ),
+        "notes_ja.txt": "開発者会議は毎月一回開かれます。\n",
+    }
+    with indexed_texts(db_url, tmp_path / "zh", files) as store:
         # neither question occurs as written: as one phrase, neither was found
         assert store.search("这份报告提到哪些风险", k=1)[0].document == "report_zh.txt"
         assert store.search("開発者会議はどのくらいの頻度で開かれる？", k=1)[0].document == "notes_ja.txt"
@@ -554,20 +555,13 @@ def test_a_word_joined_by_an_apostrophe_is_searched_without_its_one_letter_piece
 
 
 def test_a_possessive_or_an_elision_finds_the_word_written_without_it(db_url: str, tmp_path: Path) -> None:
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "olap_fr.txt").write_text(
-        "Les opérateurs unaires du langage sont au nombre de trois, et chacun retourne une requête pour "
+    files = {
+        "olap_fr.txt": "Les opérateurs unaires du langage sont au nombre de trois, et chacun retourne une requête pour "
         "laquelle seuls les membres les plus fréquents de la dimension sont retenus dans le résultat.\n",
-        encoding="utf-8",
-    )
-    (folder / "calcul_fr.txt").write_text(
-        "L'opérande unaire de la méthode est décrite dans la section suivante, avec les exemples que "
+        "calcul_fr.txt": "L'opérande unaire de la méthode est décrite dans la section suivante, avec les exemples que "
         "nous avons donnés pour les requêtes et les résultats de la dimension étudiée.\n",
-        encoding="utf-8",
-    )
-    with Store(db_url) as store:
-        assert ingest_files(store, [folder], IngestOptions(workers=1)).count("failed") == 0
+    }
+    with indexed_texts(db_url, tmp_path / "docs", files) as store:
         # "l'opérateur" was the phrase "l operateur", which neither text holds
         assert store.search("l'opérateur unaire", k=1)[0].document == "olap_fr.txt"
 
@@ -575,25 +569,15 @@ def test_a_possessive_or_an_elision_finds_the_word_written_without_it(db_url: st
 def test_a_questions_function_words_do_not_rank_the_fallback(db_url: str, tmp_path: Path) -> None:
     """When no chunk holds all of a question's words, the chunks holding some of its content words
     follow; a chunk holding only its function words ("how", "many", "did") is not among them."""
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "faq.txt").write_text(
-        "How many did it take? What did it need? How did it work, and how many were there? "
+    files = {
+        "faq.txt": "How many did it take? What did it need? How did it work, and how many were there? "
         "How many of them did it help, and how did it do that?\n",
-        encoding="utf-8",
-    )
-    (folder / "velo.txt").write_text(
-        "The Zürich bicycle survey counted the riders on the bridge each morning of the week, and the "
+        "velo.txt": "The Zürich bicycle survey counted the riders on the bridge each morning of the week, and the "
         "counts were published with the weather of each day.\n",
-        encoding="utf-8",
-    )
-    (folder / "cafe.txt").write_text(
-        "The café near the station opened in the spring, and its owners said that the evening trade was "
+        "cafe.txt": "The café near the station opened in the spring, and its owners said that the evening trade was "
         "slower than they had hoped in the first months.\n",
-        encoding="utf-8",
-    )
-    with Store(db_url) as store:
-        assert ingest_files(store, [folder], IngestOptions(workers=1)).count("failed") == 0
+    }
+    with indexed_texts(db_url, tmp_path / "docs", files) as store:
         hits = store.search("How many bicycle riders did the Zürich café count?", k=3)
         assert {h.document for h in hits} == {"velo.txt", "cafe.txt"}  # not faq.txt
         assert hits[0].document == "velo.txt"
