@@ -14,9 +14,9 @@ from citeline.store.search.query import (
     Query,
     Term,
     _content,
+    languages_for,
     parse_query,
     query_language,
-    query_languages,
     stem_query,
     store_languages,
     to_fts5,
@@ -179,14 +179,15 @@ def run_search(
         return []
     dialect = connection.dialect.name
     stored = store_languages(connection)
-    languages = query_languages(text, stored)
+    own = query_language(text, stored)  # read once: told_language and the lexicon per query word
+    languages = languages_for(own, stored)
     stemmed = stem_query(written, languages)
     # SQLite's column holds stems; PostgreSQL stems the written words with each configuration
     query = stemmed if dialect == "sqlite" else written
     configs = sorted({pg_config(lang) for lang in languages})
     shown = Query(written.must + stemmed.must)  # what a snippet looks for: the words and their stems
     hits: list[SearchHit] = []
-    first = _content(query, written, query_language(text, stored) or "en")
+    first = _content(query, written, own or "en")
     for attempt in (first, None):
         if len(hits) >= k:
             break

@@ -323,9 +323,14 @@ def query_languages(text: str, languages: list[str | None]) -> list[str | None]:
     that have no stemmer; every language the store holds when the query's own is unknown. Read in
     the lexicon's language, on the question benchmark's tuning half: recall@5 0.855 -> 0.878 (first
     round), 0.770 -> 0.770 (held-out round)."""
+    return languages_for(query_language(text, languages), languages)
+
+
+def languages_for(own: str | None, languages: list[str | None]) -> list[str | None]:
+    """:func:`query_languages` for a query whose own language is ``own`` (from
+    :func:`query_language`, read once by a caller that needs it too)."""
     from citeline.store.stemming import SNOWBALL
 
-    own = query_language(text, languages)
     if own is None:
         return languages
     # the store's documents indexed without stemming (a language without a stemmer: Chinese's
