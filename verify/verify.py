@@ -126,7 +126,7 @@ class Verifier:
                 document=lambda: [c.text for c in self.lookup.version_chunks(chunk.version_id)],
                 disabled=self.options.disabled,
             )
-            run_checks(e, self.options.disabled)
+            run_checks(e)
         if not target.version.is_current and target.chunks:
             result.flags.append("stale_version")
             current, hit = self.finder.in_current(quote_parts(cit.quote), target.version)

@@ -166,11 +166,11 @@ def names() -> tuple[str, ...]:
     )
 
 
-def run_checks(e: Evidence, disabled: frozenset[str]) -> None:
-    """Every check that applies and is not disabled, on one found citation: each that fires adds its
-    flag (once) and its reason to the result."""
+def run_checks(e: Evidence) -> None:
+    """Every check that applies and is not disabled (``e.disabled``), on one found citation: each
+    that fires adds its flag (once) and its reason to the result."""
     for check in CHECKS:
-        if check.name in disabled or not check.applies(e):
+        if check.name in e.disabled or not check.applies(e):
             continue
         reason = check.run(e)
         if reason is None:
