@@ -25,7 +25,7 @@ from functools import cached_property
 
 from citeline.store.records import ChunkInfo
 from citeline.text.lang import Language
-from citeline.verify.claims import lead_in, sentences_around
+from citeline.verify.claims import lead_in, sentences_around, without
 from citeline.verify.fold import fold
 from citeline.verify.match import Match
 from citeline.verify.parse import CitationInput
@@ -62,6 +62,12 @@ class Evidence:
     @property
     def end(self) -> int:
         return self.matches[-1].end
+
+    @cached_property
+    def own_words(self) -> str:
+        """The claim's own words: the claim without this citation's quote and the sentence's other
+        quotes."""
+        return without(without(self.cit.claim or "", self.cit.other_quotes), (self.cit.quote or "",))
 
     @cached_property
     def sentences(self) -> str:

@@ -15,7 +15,7 @@ from decimal import Decimal
 from citeline.text.lang import CODES, Language
 from citeline.verify.checks import Check, Evidence
 from citeline.verify.checks.numbers import table_of
-from citeline.verify.claims import clause_bounds, without
+from citeline.verify.claims import clause_bounds
 from citeline.verify.negation import WORD as NEGATION_WORD
 
 _WORD = re.compile(r"[^\W\d_]+")
@@ -57,18 +57,12 @@ def _directions(text: str, lang: Language) -> set[str]:
     return out
 
 
-def _own_words(e: Evidence) -> str:
-    assert e.cit.claim is not None
-    assert e.cit.quote is not None
-    return without(without(e.cit.claim, e.cit.other_quotes), (e.cit.quote,))
-
-
 def claim_direction(e: Evidence) -> str | None:
     """The claim's own words name one direction (a rise or a fall) and the quote's sentence only the
     other."""
     if not e.cit.claim or not e.cit.quote:
         return None
-    said = _directions(_own_words(e), e.answer)
+    said = _directions(e.own_words, e.answer)
     found = _directions(e.sentences, e.doc)
     if len(said) != 1 or len(found) != 1 or said == found:
         return None
@@ -116,7 +110,7 @@ def opposite_degree(e: Evidence) -> str | None:
     … (relative ordering …)", grades nothing of the quote's)."""
     if not e.cit.claim or not e.cit.quote or e.answer.unspaced or e.doc.unspaced:
         return None
-    own = _own_words(e)
+    own = e.own_words
     clause = e.chunk.text[slice(*clause_bounds(e.chunk.text, e.start, e.end, e.doc))]
     if any(w.lower() in e.answer.comparisons for w in NEGATION_WORD.findall(own)) or any(
         w.lower() in e.doc.comparisons for w in NEGATION_WORD.findall(clause)
@@ -167,7 +161,7 @@ def opposite_words(e: Evidence) -> str | None:
         return None
     if not e.answer.opposites or e.answer.opposites is not e.doc.opposites:
         return None  # the claim's and the source's words are read in one language
-    own = _own_words(e)
+    own = e.own_words
     said = _sides(own, e.answer)
     if not said:
         return None
@@ -215,7 +209,7 @@ def row_trend(e: Evidence) -> str | None:
     way from the first to the last."""
     if not e.cit.claim or not e.cit.quote:
         return None
-    said = _directions(_own_words(e), e.answer)
+    said = _directions(e.own_words, e.answer)
     if len(said) != 1:
         return None
     header = table_of(e.chunk.text, e.start, e.end)
@@ -299,7 +293,7 @@ def row_change(e: Evidence) -> str | None:
     widens is a figure that falls."""
     if not e.cit.claim or not e.cit.quote:
         return None
-    own = _own_words(e)
+    own = e.own_words
     said = _directions(own, e.answer)
     if len(said) != 1:
         return None
@@ -356,7 +350,7 @@ def row_steps(e: Evidence) -> str | None:
     of a row whose figures rise and fall: whichever way its columns run, it does not move one way."""
     if not e.cit.claim or not e.cit.quote or not e.answer.monotone:
         return None
-    own = _own_words(e)
+    own = e.own_words
     said = _directions(own, e.answer)
     folded = own.lower()
     if len(said) != 1 or not any(p in folded for p in e.answer.monotone):

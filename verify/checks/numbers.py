@@ -225,7 +225,7 @@ def _compares_rows(e: Evidence, claim: Numbers, evidence: Numbers) -> bool:
     of the quoted row (the side of the comparison the quote backs)."""
     if not e.cit.claim or not e.answer.comparisons:
         return False
-    own = without(without(e.cit.claim, e.cit.other_quotes), (e.cit.quote or "",))
+    own = e.own_words
     if not any(w in e.answer.comparisons for w in _WORD_TOKEN.findall(own.lower())):
         return False
     mine = _read(e, own, lang_is_answer=True)
