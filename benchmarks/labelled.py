@@ -191,7 +191,12 @@ def _closest(chunks: list[Any], seen: str, quotes: Iterable[str]) -> Any:
     held = [q for q in quotes if q and q in _loose(seen)]
     # alike by their words (a set ratio): today's text of a chunk whose lines moved keeps its words
     near = sorted(chunks, key=lambda k: fuzz.token_set_ratio(k.text, seen), reverse=True)[:CLOSEST]
-    return max(near, key=lambda k: (sum(q in _loose(k.text) for q in held), fuzz.ratio(k.text, seen)))
+
+    def standing(chunk: Any) -> tuple[int, float]:
+        loose = _loose(chunk.text)  # once a chunk, not once a quote
+        return sum(q in loose for q in held), fuzz.ratio(chunk.text, seen)
+
+    return max(near, key=standing)
 
 
 _LOOSE = re.compile(r"[\W_]+")
