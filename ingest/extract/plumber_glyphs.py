@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from citeline.ingest.extract.glyphs import UNMAPPED, Glyph, PageGlyphs, Rule, is_diagonal, turn
+from citeline.ingest.extract.glyphs import UNMAPPED, Glyph, PageGlyphs, Rule, turn
 
 #: A rectangle at most this thin (points) is a ruling line.
 RULE_THICKNESS = 2.0
@@ -56,7 +56,7 @@ def plumber_page(page: Any) -> PageGlyphs:
             rotation = 0 if b == 0 and c == 0 and a > 0 else turn(math.degrees(math.atan2(b, a)))
             x0, x1 = obj.x0 + mb_x0, obj.x1 + mb_x0
             top, bottom = height - obj.y1 + mb_top, height - obj.y0 + mb_top
-            if rotation == 0 or rotation == 180 or is_diagonal(rotation):
+            if rotation not in (90, 270):  # upright, upside down or diagonal: the baseline is a y
                 size = obj.size
                 baseline = height - f + mb_top
             else:
