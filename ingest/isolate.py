@@ -50,6 +50,12 @@ _GRACE = 0.25  # seconds between SIGTERM and SIGKILL
 _MAX_START_FAILURES = 3  # workers dying before they are ready, in a row, before the pool gives up
 
 
+def _preload(ctx: Any, preload: Sequence[str]) -> None:
+    """Have the forkserver of ``ctx`` import ``preload`` (and ``__main__``) when it starts."""
+    if preload:
+        ctx.set_forkserver_preload(["__main__", *preload])
+
+
 def start_forkserver(preload: Sequence[str] = ()) -> bool:
     """Start this process's forkserver now, importing ``preload`` (and ``__main__``), and return
     at once: the forkserver imports while this process goes on with other work, so the first
@@ -60,8 +66,7 @@ def start_forkserver(preload: Sequence[str] = ()) -> bool:
         return False
     from multiprocessing import forkserver
 
-    if preload:
-        multiprocessing.get_context("forkserver").set_forkserver_preload(["__main__", *preload])
+    _preload(multiprocessing.get_context("forkserver"), preload)
     forkserver.ensure_running()
     return True
 
@@ -275,8 +280,8 @@ class IsolatedPool(Generic[T, R]):
         if start_method == "forkserver" and start_method not in multiprocessing.get_all_start_methods():
             start_method = "spawn"
         self._ctx: Any = multiprocessing.get_context(start_method)
-        if preload and start_method == "forkserver":
-            self._ctx.set_forkserver_preload(["__main__", *preload])
+        if start_method == "forkserver":
+            _preload(self._ctx, preload)
         self._fn, self._initializer = fn, initializer
         self._nworkers, self._timeout = workers, timeout
         self._max_tasks, self._crash_retries = max_tasks_per_worker, crash_retries
