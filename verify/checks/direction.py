@@ -131,12 +131,23 @@ def _sides(text: str, lang: Language) -> list[tuple[int, int]]:
     """``(pair, side)`` of every word of ``text`` one of ``lang``'s opposites (a word a negation
     stands right before left out: "not faster" says nothing of speed)."""
     words = [w.lower() for w in NEGATION_WORD.findall(text)]
+    sides = _opposite_sides(lang)
     out = []
     for k, w in enumerate(words):
-        for n, pair in enumerate(lang.opposites):
-            side = 0 if w in pair[0] else 1 if w in pair[1] else -1
-            if side >= 0 and not any(lang.denies(x) for x in words[max(0, k - 2) : k]):
-                out.append((n, side))
+        for found in sides.get(w, ()):
+            if not any(lang.denies(x) for x in words[max(0, k - 2) : k]):
+                out.append(found)
+    return out
+
+
+@functools.cache
+def _opposite_sides(lang: Language) -> dict[str, list[tuple[int, int]]]:
+    """Each word of ``lang``'s opposites, with its ``(pair, side)``: one look-up a word of a claim."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    for n, pair in enumerate(lang.opposites):
+        for side, forms in enumerate(pair):
+            for w in forms:
+                out.setdefault(w, []).append((n, side))
     return out
 
 
