@@ -106,6 +106,19 @@ DOCUMENTS = {
         "These guidelines apply to every federal agency in Zürich and elsewhere. Nor should these "
         "guidelines be interpreted as altering or superseding the existing authorities of the Secretary.\n"
     ),
+    "days.txt": (
+        "Do not count the following days as days of presence in Zürich:\n\n"
+        "- Days you commute to work from a residence in Canada or Mexico.\n\n"
+        "- Days you are in transit between two foreign points.\n"
+    ),
+    "mail.txt": (
+        "Mail the signed form to the Zürich office within 30 days of the hearing. Forms sent by fax are not "
+        "accepted.\n"
+    ),
+    "address.txt": (
+        "Write to the Zürich office with comments on this form. DO NOT MAIL APPLICATIONS TO THIS ADDRESS. "
+        "Mailing your application to this address will significantly delay application processing.\n"
+    ),
     "service_ko.txt": "이 서비스는 모든 회원에게 유료로 제공되며 매월 청구됩니다.\n",
     # an index: each entry's dot leader and page numbers (a German one)
     "index.txt": (
@@ -233,11 +246,51 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
     # claim_bounds: a bound against the quote's bound
     ("claim_bounds", "plan.txt", 'Matches need scores above 0.9: "Scores above 0.8 count as a match" [S1].', True),
     ("claim_bounds", "plan.txt", 'Matches need scores above 0.8: "Scores above 0.8 count as a match" [S1].', False),
-    # claim_polarity: the claim asserts what the source denies, or denies what it asserts
+    # claim_polarity: the claim asserts what the source denies
     ("claim_polarity", "plan.txt", 'The plan covers "a yearly dental cleaning for retirees" [S1].', True),
     ("claim_polarity", "plan.txt", 'The plan does not cover "a yearly dental cleaning for retirees" [S1].', False),
     ("claim_polarity", "regime.txt", 'Le régime couvre "un détartrage annuel pour les retraités" [S1].', True),
     ("claim_polarity", "regime.txt", 'Le régime ne couvre pas "un détartrage annuel pour les retraités" [S1].', False),
+    # lead_denial: an item of a list whose lead-in denies its items
+    (
+        "lead_denial",
+        "days.txt",
+        'Commuting days count as presence: "Days you commute to work from a residence in Canada or Mexico" [S1].',
+        True,
+    ),
+    (
+        "lead_denial",
+        "days.txt",
+        'Commuting days do not count as presence: "Days you commute to work from a residence in Canada or Mexico" [S1].',
+        False,
+    ),
+    # claim_denial: the claim denies what the source asserts, unless the passage denies it elsewhere
+    (
+        "claim_denial",
+        "mail.txt",
+        'Do not mail the form: "the signed form to the Zürich office within 30 days of the hearing" [S1].',
+        True,
+    ),
+    (
+        "claim_denial",
+        "mail.txt",
+        'You mail the form: "the signed form to the Zürich office within 30 days of the hearing" [S1].',
+        False,
+    ),
+    (
+        "claim_denial",
+        "address.txt",
+        "Don't mail applications to the Zürich office: sending one there "
+        '"will significantly delay application processing" [S1].',
+        False,
+    ),
+    # a negation's reach ends with its clause: "not:" denies nothing after the colon
+    (
+        "claim_denial",
+        "tempo.txt",
+        'Nicht ganz: Das neue Modell "ist langsamer als das Basismodell" [S1].',
+        False,
+    ),
     # negated_claim: a negation right before the quote, where no target can be held against
     (
         "negated_claim",

@@ -20,6 +20,8 @@ WORD = re.compile(r"[^\W\d_]+(?:['’]t)?")
 #: ordering": the verb and what it says of its object).
 TARGETS = 1
 _CJK = re.compile(f"[{CJK_CHARS}]")
+#: Where a negation's reach ends: a colon, a semicolon, a dash set off by spaces, a sentence's end.
+CLAUSE_END = re.compile(r"[:;]|\s[—–]\s|[.!?](?=\s)")
 
 
 @functools.cache
@@ -87,24 +89,26 @@ def targets(text: str, lang: Language, *, light: bool = False) -> list[str]:
     "did not find the defendant liable" denies no "defendant"); German puts the negation after
     what it denies ("wird nicht *geführt*" at a clause's end), so that a negation without a word
     after it denies none here. A contrast ends what a negation reaches ("do not have, but could
-    *benefit* from"). In Chinese, the two characters after a negation character ("无*违规*",
+    *benefit* from"), and so does the end of its clause (:data:`CLAUSE_END`: "Laut S3 nicht:
+    *Abbildung* 4.21 …" denies no "Abbildung"). In Chinese, the two characters after a negation character ("无*违规*",
     "未经*审计*")."""
     if lang.reply_no_re is not None:
         text = lang.reply_no_re.sub(" ", text)  # "No — the plan 'does not cover …'" denies no "plan"
-    words = [w.lower() for w in WORD.findall(_plain(text, lang))]
     out = []
-    for k, w in enumerate(words):
-        if lang.denies(w):
-            window = list(itertools.takewhile(lambda x: x not in lang.contrasts, words[k + 1 : k + 5]))
-            content = [
-                x
-                for x in window
-                if len(x) >= 3
-                and x not in lang.between
-                and x not in lang.negations
-                and not (light and x in lang.light_verbs)
-            ]
-            out.extend(content[:TARGETS])
+    for clause in CLAUSE_END.split(_plain(text, lang)):
+        words = [w.lower() for w in WORD.findall(clause)]
+        for k, w in enumerate(words):
+            if lang.denies(w):
+                window = list(itertools.takewhile(lambda x: x not in lang.contrasts, words[k + 1 : k + 5]))
+                content = [
+                    x
+                    for x in window
+                    if len(x) >= 3
+                    and x not in lang.between
+                    and x not in lang.negations
+                    and not (light and x in lang.light_verbs)
+                ]
+                out.extend(content[:TARGETS])
     chars = _chars(lang)
     if chars is not None and lang.unspaced:
         negation, exceptions = chars

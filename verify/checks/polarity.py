@@ -103,12 +103,10 @@ def _subordinate(lang: Language) -> re.Pattern[str] | None:
 
 
 def claim_polarity(e: Evidence) -> str | None:
-    """The claim does not assert what a negation of its evidence denies, nor deny what its evidence
-    asserts: each negation of the source's scope is held against its target in the claim (and the
-    lead-in of the answer's list the claim is an item of), and each negation of the claim against
-    its target in the quote's sentence; a list item the source's lead-in denies ("Do not count the
-    following days: - Days you commute …") is denied by the claim too. A claim negated only by a
-    word of shortfall ("LLMs *lack* strong …") agrees with evidence that says "limited"."""
+    """The claim does not assert what a negation of its evidence denies: each negation of the
+    source's scope is held against its target in the claim (and the lead-in of the answer's list
+    the claim is an item of). A claim whose own words say "not" in a word of their own restates the
+    denial ("Adverse events were absent", "Scanned files are unsupported" of "does not support")."""
     if not e.cit.claim:
         return None
     claimed, _, scope, _ = _scopes(e)
@@ -117,17 +115,47 @@ def claim_polarity(e: Evidence) -> str | None:
     own, _ = _split(e, claimed)
     own_words = WORD.findall(own)
     for word in targets(scope + " " + e.lead, e.doc):
-        # a claim whose own words say "not" in a word of their own restates the denial ("Adverse
-        # events were absent", "Scanned files are unsupported" of "does not support")
         if _claim_denies(e, said, word) is False and not any(privative(w, word, e.answer) for w in own_words):
             return f"the claim asserts {word!r}, which the source denies"
-    claim_negated = negated(own, e.answer) or negated(lead, e.answer)
-    if lead_denies(e.lead, e.doc) and not claim_negated:
-        return "the source's list lead-in denies its items, the claim does not"
-    if claim_negated and says_less(own, scope, e.answer):
+    return None
+
+
+def _claim_negated(e: Evidence) -> tuple[str, str, bool]:
+    """(the claim's scope, the lead-in of the answer's list it is an item of, whether either negates)."""
+    assert e.cit.claim is not None
+    claimed, _, _, _ = _scopes(e)
+    lead = _answer_lead(e)
+    own, _ = _split(e, claimed)
+    return claimed, lead, negated(own, e.answer) or negated(lead, e.answer)
+
+
+def lead_denial(e: Evidence) -> str | None:
+    """A list item the source's lead-in denies ("Do not count the following days: - Days you commute
+    …") is denied by the claim too (its own words or its list's lead-in)."""
+    if not e.cit.claim or not lead_denies(e.lead, e.doc):
+        return None
+    if _claim_negated(e)[2]:
+        return None
+    return "the source's list lead-in denies its items, the claim does not"
+
+
+def claim_denial(e: Evidence) -> str | None:
+    """The claim does not deny what its evidence asserts: each negation of the claim is held against
+    its target in the quote's sentence, where the cited passage nowhere denies it (a denial the
+    passage makes itself elsewhere backs the claim's: "Don't mail forms there" of "DO NOT MAIL
+    APPLICATIONS TO THIS ADDRESS. Mailing your application … will significantly delay …"). A claim
+    negated only by a word of shortfall ("LLMs *lack* strong …") agrees with evidence that says
+    "limited"."""
+    if not e.cit.claim:
+        return None
+    claimed, lead, claim_negated = _claim_negated(e)
+    if not claim_negated:
+        return None
+    own, _ = _split(e, claimed)
+    if says_less(own, scope_around(e.chunk.text, e.start, e.end, e.doc), e.answer):
         return None
     for word in [*targets(claimed, e.answer, light=True), *targets(lead, e.answer, light=True)]:
-        if denied_at(e.sentences + " " + e.lead, word, e.doc) is False:
+        if denied_at(e.sentences + " " + e.lead, word, e.doc) is False and denied_at(e.chunk.text, word, e.doc) is False:
             return f"the claim denies {word!r}, which the source asserts"
     return None
 
@@ -147,7 +175,7 @@ def _beside(text: str, start: int, end: int) -> str:
 
 def negated_claim(e: Evidence) -> str | None:
     """A negation right next to the quote on one side and none on the other, where it cannot be held
-    against a target (see :func:`claim_polarity`): the claim denies the quote as a whole ("It is
+    against a target (see :func:`claim_polarity` and :func:`claim_denial`): the claim denies the quote as a whole ("It is
     not true that "…"", "The report did not find "…""), or the quote was cut right after a negation
     of its source ("Claims are not | "reimbursed after 90 days"", "if …, we do not bring them
     together" beside "Articles are clustered when "…"")."""
@@ -172,7 +200,7 @@ def negated_claim(e: Evidence) -> str | None:
             return None
         words = [*targets(mine, e.answer, light=True), *targets(lead, e.answer, light=True)]
         if any(denied_at(e.sentences + " " + e.lead, w, e.doc) is not None for w in words):
-            return None  # held against its target by claim_polarity
+            return None  # held against its target by claim_denial
         return "the claim denies the quote, its evidence does not"
     if not negated(_beside(e.chunk.text, e.start, e.end), e.doc) and not is_condition(
         e.chunk.text, e.start, e.end, e.doc
@@ -255,7 +283,21 @@ CHECKS = (
         "negation_mismatch",
         frozenset(CODES),
         claim_polarity,
-        "the claim does not assert what the evidence denies, nor deny what it asserts",
+        "the claim does not assert what a negation of the evidence denies",
+    ),
+    Check(
+        "lead_denial",
+        "negation_mismatch",
+        frozenset(CODES),
+        lead_denial,
+        "a list item the source's lead-in denies ('Do not count the following days:') is denied by the claim too",
+    ),
+    Check(
+        "claim_denial",
+        "negation_mismatch",
+        frozenset(CODES),
+        claim_denial,
+        "the claim does not deny what the evidence asserts (where the cited passage nowhere denies it)",
     ),
     Check(
         "negated_claim",
