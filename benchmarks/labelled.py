@@ -111,8 +111,12 @@ class Tally:
 
 
 def contexts() -> dict[str, dict[str, Any]]:
-    with (ANSWERS / "contexts.jsonl").open(encoding="utf-8") as fh:
-        return {c["id"]: c for c in map(json.loads, fh)}
+    """Every round's contexts by id (``contexts.jsonl``, then each later round's ``contexts_*.jsonl``)."""
+    out: dict[str, dict[str, Any]] = {}
+    for path in sorted(ANSWERS.glob("contexts*.jsonl")):
+        with path.open(encoding="utf-8") as fh:
+            out.update((c["id"], c) for c in map(json.loads, fh))
+    return out
 
 
 def answers() -> list[dict[str, Any]]:
