@@ -106,6 +106,7 @@ DOCUMENTS = {
         "These guidelines apply to every federal agency in Zürich and elsewhere. Nor should these "
         "guidelines be interpreted as altering or superseding the existing authorities of the Secretary.\n"
     ),
+    "fund.txt": "The Company operates as a series company comprised of nine portfolios currently in operation in Zürich.\n",
     "days.txt": (
         "Do not count the following days as days of presence in Zürich:\n\n"
         "- Days you commute to work from a residence in Canada or Mexico.\n\n"
@@ -242,6 +243,19 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         "revenue.txt",
         'It made 270 million francs in 2022: "rose to 0.47, 0.72 and 0.93 billion francs" [S1].',
         True,
+    ),
+    # a count in words of what the evidence counts a few words on ("seven active portfolios")
+    (
+        "claim_numbers",
+        "fund.txt",
+        'The Company runs seven active portfolios: "a series company comprised of nine portfolios currently in operation" [S1].',
+        True,
+    ),
+    (
+        "claim_numbers",
+        "fund.txt",
+        'The Company runs nine active portfolios: "a series company comprised of nine portfolios currently in operation" [S1].',
+        False,
     ),
     # claim_bounds: a bound against the quote's bound
     ("claim_bounds", "plan.txt", 'Matches need scores above 0.9: "Scores above 0.8 count as a match" [S1].', True),

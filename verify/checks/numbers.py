@@ -212,6 +212,7 @@ def claim_numbers(e: Evidence) -> str | None:
         # a small count in words is the answer's own framing ("the two main architectures", "five
         # entries") unless the evidence counts the same thing otherwise
         counted_units: set[str | None] = {q.unit_key for q in evidence.quantities}
+        counted_units |= _counted_nouns(e, absent, claim, evidence)
         absent = [t for t in absent if not _framing_count(t, claim, counted_units)]
     if not absent:
         return None
@@ -310,6 +311,31 @@ FRAMING_COUNT = 12
 #: Words after a count that make it a figure of the evidence's, not the answer's framing ("three
 #: more weeks", "two further years").
 _COMPARING = ("more", "further", "additional", "extra", "fewer", "less")
+
+
+#: How many words after a count in words the thing it counts may stand ("seven *active* portfolios").
+COUNTED_REACH = 3
+
+
+def _counted_nouns(e: Evidence, absent: list[str], claim: Numbers, evidence: Numbers) -> set[str | None]:
+    """The units of the claim's counts in words (``absent``) that count what a number of the evidence
+    counts a few words on: "seven active portfolios" counts the evidence's "nine portfolios" (the
+    same word, or its singular or plural, within :data:`COUNTED_REACH` words after the count)."""
+    if not e.cit.claim:
+        return set()
+    theirs = {q.unit[:5].lower() for q in evidence.quantities if q.unit and q.unit[:1].isalpha()}
+    if not theirs:
+        return set()
+    out: set[str | None] = set()
+    said_in = e.own_words
+    for text in absent:
+        if any(ch.isdigit() for ch in text):
+            continue
+        for m in re.finditer(rf"(?<!\w){re.escape(text)}(?!\w)", said_in, re.IGNORECASE):
+            after = _NAME_WORD.findall(said_in[m.end() : m.end() + 60])[:COUNTED_REACH]
+            if any(w[:5].lower() in theirs for w in after):
+                out.add(next((q.unit_key for q in claim.quantities if q.text == text), None))
+    return out
 
 
 def _framing_count(said: str, claim: Numbers, units: set[str | None]) -> bool:
