@@ -325,6 +325,9 @@ def test_dehyphenation_without_lexicon_uses_the_document_alone(raw: str, expecte
         ("The committee of the city is in session and the plan is ready for a vote.", "en"),
         ("Die Prüfung der Anträge erfolgt nicht mit den Vorgaben und ist für alle.", "de"),
         ("Le comité a étudié la demande et les plans pour une maison dans la ville.", "fr"),
+        # French and Spanish by their commonest word too ("de"), not Catalan, which shares "la" and "de"
+        ("Ces tests constituent la partie la plus couteuse de l'algorithme à Zürich.", "fr"),
+        ("El consejo aprobó la resolución de la comisión de Málaga.", "es"),
         ("a well known fact", "en"),  # too few function words for anything but the default
         # characters of scripts written without spaces, even beside web addresses' "com"
         ("报告期末普通股股东总数79,053户。详见www.cninfo.com.cn 与 www.cninfo.com.cn 及 www.x.com", "zh"),

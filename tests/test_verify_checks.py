@@ -107,6 +107,7 @@ DOCUMENTS = {
         "guidelines be interpreted as altering or superseding the existing authorities of the Secretary.\n"
     ),
     "fund.txt": "The Company operates as a series company comprised of nine portfolios currently in operation in Zürich.\n",
+    "algo.txt": "Ces tests constituent la partie la plus couteuse de l'algorithme SummarizeLog à Zürich.\n",
     "days.txt": (
         "Do not count the following days as days of presence in Zürich:\n\n"
         "- Days you commute to work from a residence in Canada or Mexico.\n\n"
@@ -265,6 +266,19 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
     ("claim_polarity", "plan.txt", 'The plan does not cover "a yearly dental cleaning for retirees" [S1].', False),
     ("claim_polarity", "regime.txt", 'Le régime couvre "un détartrage annuel pour les retraités" [S1].', True),
     ("claim_polarity", "regime.txt", 'Le régime ne couvre pas "un détartrage annuel pour les retraités" [S1].', False),
+    # a word graded the other way, the answer writing its accent where the source drops it
+    (
+        "opposite_degree",
+        "algo.txt",
+        "Ces tests sont l’étape la moins coûteuse : « partie la plus couteuse de l'algorithme SummarizeLog » [S1].",
+        True,
+    ),
+    (
+        "opposite_degree",
+        "algo.txt",
+        "Ces tests sont l’étape la plus coûteuse : « partie la plus couteuse de l'algorithme SummarizeLog » [S1].",
+        False,
+    ),
     # lead_denial: an item of a list whose lead-in denies its items
     (
         "lead_denial",

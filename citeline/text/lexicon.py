@@ -28,8 +28,8 @@ NOT_A_WORD = 1.5
 _FUNCTION_WORDS = {
     "en": "the and of to in is that for with as are this be by",
     "de": "der die und das ist nicht mit den von zu ein eine auf für sie wird",
-    "fr": "le la les et des est une pour dans que qui pas sur du ne elle il",
-    "es": "el la los las y que del por una para con es se en no su",
+    "fr": "le la les et des est une pour dans que qui pas sur du ne elle il de au aux ces sont à",
+    "es": "el la los las y que del por una para con es se en no su de al lo como más",
     "it": "il di che la per una sono del della con non gli le",
     "nl": "de het een en van dat niet zijn op voor met te ook",
     "pt": "o os que não uma para com do da em um se por",

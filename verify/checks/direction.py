@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+import unicodedata
 from decimal import Decimal
 
 from citeline.text.lang import CODES, Language
@@ -70,8 +71,9 @@ def claim_direction(e: Evidence) -> str | None:
 
 
 def _key(word: str) -> str:
-    """A graded word's key: its first five letters ("costly", "costs" -> "costl", "costs")."""
-    return word[:5]
+    """A graded word's key: its first five letters, without accents ("costly", "costs" -> "costl",
+    "costs"; "coûteuse" and "couteuse" -> "coute": sources and answers drop accents alike)."""
+    return "".join(ch for ch in unicodedata.normalize("NFKD", word) if not unicodedata.combining(ch))[:5]
 
 
 def _graded(text: str, lang: Language) -> dict[str, set[str]]:
