@@ -108,6 +108,11 @@ DOCUMENTS = {
     ),
     "fund.txt": "The Company operates as a series company comprised of nine portfolios currently in operation in Zürich.\n",
     "algo.txt": "Ces tests constituent la partie la plus couteuse de l'algorithme SummarizeLog à Zürich.\n",
+    "topo.txt": "Aber alle U ∈ B haben unendlich viele Elemente, also ist die Topologie in Zürich nicht diskret.\n",
+    "herd.txt": (
+        "Although there are always some people who aren’t vaccinated in Zürich, herd immunity substantially "
+        "undercuts that risk.\n"
+    ),
     "days.txt": (
         "Do not count the following days as days of presence in Zürich:\n\n"
         "- Days you commute to work from a residence in Canada or Mexico.\n\n"
@@ -277,6 +282,32 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         "opposite_degree",
         "algo.txt",
         "Ces tests sont l’étape la plus coûteuse : « partie la plus couteuse de l'algorithme SummarizeLog » [S1].",
+        False,
+    ),
+    # prefix_opposite: a word in the claim, its negating-prefix form in the quote's clause
+    (
+        "prefix_opposite",
+        "topo.txt",
+        "Die Basismengen der Topologie sind allesamt endlich: „Aber alle U ∈ B haben unendlich viele Elemente“ [S1].",
+        True,
+    ),
+    (
+        "prefix_opposite",
+        "topo.txt",
+        "Die Basismengen der Topologie sind allesamt unendlich: „Aber alle U ∈ B haben unendlich viele Elemente“ [S1].",
+        False,
+    ),
+    (
+        "prefix_opposite",
+        "plan.txt",
+        'Such use is lawful in the member states: "Such use is un-\nlawful in every member state" [S1].',
+        True,
+    ),
+    # a word denied where it stands is its prefixed form (a typographic apostrophe: "aren’t")
+    (
+        "prefix_opposite",
+        "herd.txt",
+        'Even though some people are always unvaccinated, "herd immunity substantially undercuts that risk" [S1].',
         False,
     ),
     # lead_denial: an item of a list whose lead-in denies its items

@@ -1021,6 +1021,12 @@ def test_the_claims_polarity_is_its_own_words_when_the_quote_is_set_off(claim: s
         ("What readers do not have, but could benefit from, are tools", []),
         ("Les frais ne sont pas remboursés, mais compensés", ["remboursés", "remboursés"]),  # ne … pas: two
         ("Die Kosten werden nicht, aber teilweise erstattet", []),
+        # and so does its clause's end: a colon, a semicolon, a spaced dash, a sentence's end
+        ("Laut Abschnitt 3 nicht: Abbildung 4.21 in Zürich", []),
+        ("Claims are not reimbursed; payments in Zürich follow", ["reimbursed"]),
+        ("The fee is not waived. Payments in Zürich follow", ["waived"]),
+        # a typographic apostrophe denies as a straight one does
+        ("Claims in Zürich aren’t reimbursed", ["reimbursed"]),
     ],
 )
 def test_what_a_negation_denies_stops_at_a_contrast(text: str, targets: list[str]) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from citeline.text import lang as language
 from citeline.text.lang import Language
-from citeline.text.lexicon import told_language
+from citeline.text.lexicon import function_words, told_language
 from citeline.verify.claims import clause_break
 from citeline.verify.markers import QUOTED, ends_quote, marker_groups, strip_markers
 
@@ -41,11 +41,14 @@ def answer_language(answer: str) -> Language:
     """The language an answer is written in, its quotes left out (its claims' own words are read with
     this language's words; the quotes with the cited document's: an English answer may quote a
     Chinese report at length); where its own words are too few to tell, the whole answer's if it is
-    one of the languages read here (:data:`citeline.text.lang.CODES`), else English."""
-    told = told_language(QUOTED.sub(" ", answer))
+    one of the languages read here (:data:`citeline.text.lang.CODES`) and its own words hold no
+    English function word ("The meeting opens at 5 p.m. ("La séance est ouverte à 16h00")" is
+    English), else English."""
+    own = QUOTED.sub(" ", answer)
+    told = told_language(own)
     if told is None:
         whole = told_language(answer)
-        told = whole if whole in language.CODES else "en"
+        told = whole if whole in language.CODES and not function_words(own, "en") else "en"
     return language.of(told)
 
 

@@ -88,6 +88,12 @@ def told_language(text: str) -> str | None:
     return "en" if hits["en"] >= SHORT_HITS else None
 
 
+def function_words(text: str, lang: str) -> int:
+    """How many of ``lang``'s commonest function words :func:`told_language` counts ``text`` holds."""
+    listed = set(_FUNCTION_WORDS.get(lang, "").split())
+    return sum(1 for w in _WORD.findall(text.casefold()) if w in listed)
+
+
 @functools.cache
 def zipf(lang: str) -> Callable[[str], float]:
     """The Zipf frequency of a word in ``lang`` (0 for a word the list does not have, and for every

@@ -17,11 +17,12 @@ own words are read in the answer's language, the quote and the chunk in the docu
 from __future__ import annotations
 
 import functools
+import os
 import re
 
 from citeline.text.lang import CODES, Language, every
 from citeline.verify.checks import Check, Evidence
-from citeline.verify.claims import asserts, claim_scope, is_condition, list_item, scope_around, without
+from citeline.verify.claims import asserts, claim_scope, clause_bounds, is_condition, list_item, scope_around, without
 from citeline.verify.negation import WORD, denied_at, negated, privative, restates_denied, says_less, targets
 
 
@@ -266,6 +267,64 @@ def denied_beside(e: Evidence) -> str | None:
     return "the quote denies, the claim's own words beside it do not"
 
 
+#: The rest of a prefixed word has at least this many letters for the two to be opposites
+#: ("finite" of "infinite", "endlich" of "unendlich"; not "port" of "import").
+PREFIX_REST = 5
+
+
+#: Prefixes that say a thing was done wrongly, not that it was not done.
+WRONGLY = frozenset({"mis", "miss", "mal"})
+
+
+def _prefixed_forms(words: set[str], lang: Language) -> list[tuple[str, str]]:
+    """``(rest, word)`` for each word of ``words`` that is a negating prefix before another word
+    ("infinite": ("finite", "infinite"))."""
+    out = []
+    for w in words:
+        for p in lang.negating_prefixes:
+            if p in WRONGLY:
+                continue  # ("misconfigured" says how, not whether: "poorly configured")
+            rest = w[len(p) :].lstrip("-")
+            if w.startswith(p) and len(rest) >= PREFIX_REST:
+                out.append((rest, w))
+    return out
+
+
+def _inflected(a: str, b: str) -> bool:
+    """Whether two words are one word's inflections: the same, or sharing all but their last three
+    letters ("finite", "finitely"; not "vaccine", "vaccinated")."""
+    common = len(os.path.commonprefix((a, b)))
+    return a == b or (common >= PREFIX_REST and common >= max(len(a), len(b)) - 3)
+
+
+def prefix_opposite(e: Evidence) -> str | None:
+    """The claim's own words say a word where the quote's clause says it with a negating prefix, or
+    the reverse ("the sets are finite" beside "… have infinitely many elements"; "protein intake was
+    sufficient" beside "insufficient protein"), and neither says the other form too. A word denied
+    where it stands agrees with its prefixed form ("aren't vaccinated" with "unvaccinated")."""
+    if not e.cit.claim or not e.cit.quote or e.answer.unspaced or e.doc.unspaced:
+        return None
+    if e.answer.code != e.doc.code:
+        return None  # (a prefix is a word's of one language)
+    lang = e.doc
+    own = e.own_words
+    clause = e.chunk.text[slice(*clause_bounds(e.chunk.text, e.start, e.end, lang))]
+    mine = {w.lower() for w in WORD.findall(own)}
+    theirs = {w.lower() for w in WORD.findall(clause)}
+    for said, found, said_text, found_text in ((mine, theirs, own, clause), (theirs, mine, clause, own)):
+        for rest, prefixed in _prefixed_forms(found, lang):
+            plain = next((w for w in said if _inflected(w, rest)), None)
+            if plain is None:
+                continue
+            if any(_inflected(w, rest) for w in found) or any(_inflected(w, prefixed) for w in said):
+                continue  # (either side says both)
+            if denied_at(said_text, plain, lang) is not False or denied_at(found_text, prefixed, lang) is not False:
+                continue  # (a denied word is its prefixed form: "aren't vaccinated" is "unvaccinated")
+            claim_word, source_word = (plain, prefixed) if said is mine else (prefixed, plain)
+            return f"the claim says {claim_word!r}, the source {source_word!r}"
+    return None
+
+
 #: A claim's own words beside its quote make a statement of their own from this many words.
 DENIED_BESIDE_WORDS = 4
 
@@ -298,6 +357,13 @@ CHECKS = (
         frozenset(CODES),
         claim_denial,
         "the claim does not deny what the evidence asserts (where the cited passage nowhere denies it)",
+    ),
+    Check(
+        "prefix_opposite",
+        "negation_mismatch",
+        frozenset({"en", "de", "fr", "es"}),
+        prefix_opposite,
+        "the claim's own words do not say a word whose negating-prefix form the quote says ('finite', 'infinite'), or the reverse",
     ),
     Check(
         "negated_claim",

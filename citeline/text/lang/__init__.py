@@ -230,8 +230,10 @@ class Language:
 
     @cached_property
     def denying(self) -> frozenset[str]:
-        """Words that deny a predicate: the negations but the negative prepositions."""
-        return self.negations - self.negative_prepositions
+        """Words that deny a predicate: the negations but the negative prepositions, written with a
+        straight or a typographic apostrophe ("aren't", "aren’t": PDFs mostly set the latter)."""
+        plain = self.negations - self.negative_prepositions
+        return plain | {w.replace("'", "’") for w in plain if "'" in w}
 
     @cached_property
     def spelled(self) -> dict[str, int]:
