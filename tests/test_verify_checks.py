@@ -113,6 +113,12 @@ DOCUMENTS = {
         "Although there are always some people who aren’t vaccinated in Zürich, herd immunity substantially "
         "undercuts that risk.\n"
     ),
+    "transfer.txt": "Such a transfer is irreversible once the Zürich registry confirms it.\n",
+    "cost.txt": (
+        "Building a spare system in Zürich is often too costly. Compared to generating long completions at "
+        "one time, we speculate that this could decrease the cost of checking.\n"
+    ),
+    "cost_fr.txt": "Le calcul des tests reste lent à Zürich, malgré les index.\n",
     "days.txt": (
         "Do not count the following days as days of presence in Zürich:\n\n"
         "- Days you commute to work from a residence in Canada or Mexico.\n\n"
@@ -299,8 +305,9 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
     ),
     (
         "prefix_opposite",
-        "plan.txt",
-        'Such use is lawful in the member states: "Such use is un-\nlawful in every member state" [S1].',
+        "transfer.txt",
+        'The transfer can be undone, being reversible: "Such a transfer is irreversible once the Zürich registry '
+        'confirms it" [S1].',
         True,
     ),
     # a word denied where it stands is its prefixed form (a typographic apostrophe: "aren’t")
@@ -310,6 +317,18 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         'Even though some people are always unvaccinated, "herd immunity substantially undercuts that risk" [S1].',
         False,
     ),
+    # antonyms: the language's general lexicon of opposites; a phrase about a comparison's other
+    # side ("Compared to …,") says nothing of the subject
+    ("antonyms", "cost.txt", 'The backup system is affordable: "building a spare system in Zürich is often too costly" [S1].', True),
+    ("antonyms", "cost.txt", 'The backup system is expensive: "building a spare system in Zürich is often too costly" [S1].', False),
+    (
+        "antonyms",
+        "cost.txt",
+        'Short outputs may make checking easier: "we speculate that this could decrease the cost of checking" [S1].',
+        False,
+    ),
+    ("antonyms", "cost_fr.txt", "L’algorithme est rapide : « le calcul des tests reste lent à Zürich » [S1].", True),
+    ("antonyms", "cost_fr.txt", "L’algorithme est lent : « le calcul des tests reste lent à Zürich » [S1].", False),
     # lead_denial: an item of a list whose lead-in denies its items
     (
         "lead_denial",
@@ -752,9 +771,9 @@ def test_disable_on_the_command_line_switches_checks_off(tmp_path: Path, store: 
         return [c["flags"] for c in json.loads(done.output)["citations"]]
 
     assert flags() == [["negation_mismatch"], ["direction_mismatch"]]
-    assert flags("--disable", "claim_polarity,claim_direction") == [[], []]
-    assert flags("--disable", "claim_polarity", "--disable", "claim_direction") == [[], []]
-    assert flags("--disable", "claim_direction") == [["negation_mismatch"], []]
+    assert flags("--disable", "claim_polarity,claim_direction,antonyms") == [[], []]
+    assert flags("--disable", "claim_polarity", "--disable", "claim_direction", "--disable", "antonyms") == [[], []]
+    assert flags("--disable", "claim_direction,antonyms") == [["negation_mismatch"], []]
 
 
 # ------------------------------------------------------------------ what issue 31's writers found

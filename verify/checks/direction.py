@@ -129,27 +129,36 @@ def opposite_degree(e: Evidence) -> str | None:
     return None
 
 
-def _sides(text: str, lang: Language) -> list[tuple[int, int]]:
-    """``(pair, side)`` of every word of ``text`` one of ``lang``'s opposites (a word a negation
-    stands right before left out: "not faster" says nothing of speed)."""
+def _sides(text: str, lang: Language, pairs: str = "opposites") -> list[tuple[int, int]]:
+    """``(pair, side)`` of every word of ``text`` one of ``lang``'s opposites (``pairs``: the field
+    they are read from) (a word a negation stands right before left out: "not faster" says nothing
+    of speed)."""
     words = [w.lower() for w in NEGATION_WORD.findall(text)]
-    sides = _opposite_sides(lang)
+    sides = _opposite_sides(lang, pairs)
     out = []
     for k, w in enumerate(words):
-        for found in sides.get(w, ()):
+        for found in sides.get(_plain(w), ()):
             if not any(lang.denies(x) for x in words[max(0, k - 2) : k]):
                 out.append(found)
     return out
 
 
+def _plain(word: str) -> str:
+    """A word without its accents (answers and extracted sources drop them alike: "couteuse")."""
+    if word.isascii():
+        return word
+    return "".join(ch for ch in unicodedata.normalize("NFKD", word) if not unicodedata.combining(ch))
+
+
 @functools.cache
-def _opposite_sides(lang: Language) -> dict[str, list[tuple[int, int]]]:
-    """Each word of ``lang``'s opposites, with its ``(pair, side)``: one look-up a word of a claim."""
+def _opposite_sides(lang: Language, pairs: str = "opposites") -> dict[str, list[tuple[int, int]]]:
+    """Each word of ``lang``'s opposites (or antonyms), with its ``(pair, side)``: one look-up a word
+    of a claim."""
     out: dict[str, list[tuple[int, int]]] = {}
-    for n, pair in enumerate(lang.opposites):
+    for n, pair in enumerate(getattr(lang, pairs)):
         for side, forms in enumerate(pair):
             for w in forms:
-                out.setdefault(w, []).append((n, side))
+                out.setdefault(_plain(w), []).append((n, side))
     return out
 
 
@@ -170,16 +179,28 @@ def opposite_words(e: Evidence) -> str | None:
     is slower than the baseline"), so where either side compares, the check speaks only when both
     compare against the same thing, or when the one that does not compare never names what the
     other compares against."""
+    return _opposed(e, "opposites")
+
+
+def antonyms(e: Evidence) -> str | None:
+    """As :func:`opposite_words`, with the language's general lexicon of opposites
+    (:attr:`~citeline.text.lang.Language.antonyms`: "cheap"/"costly", "before"/"after",
+    "surplus"/"shortage", "bon"/"mauvais")."""
+    return _opposed(e, "antonyms")
+
+
+def _opposed(e: Evidence, pairs: str) -> str | None:
     if not e.cit.claim or not e.cit.quote or e.answer.unspaced or e.doc.unspaced:
         return None
-    if not e.answer.opposites or e.answer.opposites is not e.doc.opposites:
+    listed = getattr(e.answer, pairs)
+    if not listed or listed is not getattr(e.doc, pairs):
         return None  # the claim's and the source's words are read in one language
     own = e.own_words
-    said = _sides(own, e.answer)
+    said = _sides(_without_comparands(own, e.answer), e.answer, pairs)
     if not said:
         return None
     clause = e.chunk.text[slice(*clause_bounds(e.chunk.text, e.start, e.end, e.doc))]
-    found = _sides(clause, e.doc)
+    found = _sides(_without_comparands(clause, e.doc), e.doc, pairs)
     for pair in {n for n, _ in said}:
         ours = {side for n, side in said if n == pair}
         theirs = {side for n, side in found if n == pair}
@@ -187,9 +208,25 @@ def opposite_words(e: Evidence) -> str | None:
             continue
         if _swapped(own, clause, e):
             continue
-        forms = e.answer.opposites[pair]
+        forms = listed[pair]
         return f"the claim says {min(forms[ours.pop()])!r}, the source {min(forms[theirs.pop()])!r}"
     return None
+
+
+@functools.cache
+def _comparand_phrase(lang: Language) -> re.Pattern[str] | None:
+    if not lang.comparand_openers:
+        return None
+    openers = "|".join(map(re.escape, sorted(lang.comparand_openers, key=len, reverse=True)))
+    return re.compile(rf"\b(?:{openers})\b[^,;:.!?]*", re.IGNORECASE)
+
+
+def _without_comparands(text: str, lang: Language) -> str:
+    """``text`` without its phrases about a comparison's other side (:attr:`~citeline.text.lang.
+    Language.comparand_openers`, to the next comma): "Compared to generating long completions at
+    one time, we speculate …" says nothing long of what it speaks of."""
+    pattern = _comparand_phrase(lang)
+    return text if pattern is None else pattern.sub(" ", text)
 
 
 def _swapped(own: str, clause: str, e: Evidence) -> bool:
@@ -413,6 +450,13 @@ CHECKS = (
         frozenset({"en", "de", "fr", "es"}),
         opposite_words,
         "the claim's own words do not say one of two opposites ('faster') where the quote says the other ('slower')",
+    ),
+    Check(
+        "antonyms",
+        "direction_mismatch",
+        frozenset({"en", "de", "fr", "es"}),
+        antonyms,
+        "as opposite_words, with the language's general lexicon of opposites ('cheap'/'costly', 'before'/'after')",
     ),
     Check(
         "row_trend",

@@ -38,6 +38,18 @@ def opposites(text: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
     return tuple(out)
 
 
+def antonyms_of(code: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """The general lexicon of opposite words of a language (``opposites/CODE.txt`` beside this
+    module, one pair a line as :func:`opposites` reads them; ``#`` starts a comment), or ()."""
+    from importlib import resources
+
+    path = resources.files("citeline.text.lang").joinpath("opposites", f"{code}.txt")
+    if not path.is_file():
+        return ()
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith("#")]
+    return opposites("\n".join(lines))
+
+
 @dataclass(frozen=True, eq=False)
 class Language:
     """The words of one language that citeline's rules read (all lower case, folded as
@@ -153,11 +165,18 @@ class Language:
     #: words that make a grading a comparison of two things ("than", "als"): the two sides may then
     #: grade one word opposite ways and agree ("A has lower cost than B" and "B costs more than A")
     comparisons: frozenset[str] = frozenset()
+    #: comparison words that open a phrase about the other side of the comparison, up to the next
+    #: comma ("Compared to generating long completions, …", "unlike the baseline"): what that phrase
+    #: says is the comparand's, not the subject's (not "que", which opens every relative clause)
+    comparand_openers: frozenset[str] = frozenset()
     #: words that say the opposite of each other about one thing ("faster" and "slower",
     #: "overestimates" and "underestimates", "majority" and "minority"), a pair a line
     #: (:func:`opposites`): a claim whose own words say one where the quote says only the other
     #: (:func:`citeline.verify.checks.direction.opposite_words`)
     opposites: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
+    #: the language's general lexicon of opposite words (:func:`antonyms_of`, read by the
+    #: ``antonyms`` check: a larger list than :attr:`opposites`, written apart from the rules)
+    antonyms: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
     #: phrases that say a change happens at every step ("every year", "steadily", 逐年): a claim
     #: with one said of a table row needs the row's figures to move one way throughout
     monotone: tuple[str, ...] = ()
@@ -300,4 +319,4 @@ def every() -> tuple[Language, ...]:
     return tuple(of(code) for code in CODES)
 
 
-__all__ = ["CODES", "NONE", "Language", "every", "of", "words"]
+__all__ = ["CODES", "NONE", "Language", "antonyms_of", "every", "of", "words"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citeline.text.lang import Language, opposites, words
+from citeline.text.lang import Language, antonyms_of, opposites, words
 
 FUNCTION_WORDS = words(
     """
@@ -80,7 +80,9 @@ LANGUAGE = Language(
         kleiner kleinere kleineren schlechter langsamer kürzer
         """
     ),
+    comparand_openers=words("verglichen gegenüber"),
     comparisons=words("als verglichen gegenüber während"),
+    antonyms=antonyms_of("de"),
     opposites=opposites(
         """
         schnell schneller schnellste schnellsten | langsam langsamer langsamste langsamsten

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citeline.text.lang import Language, opposites, words
+from citeline.text.lang import Language, antonyms_of, opposites, words
 
 FUNCTION_WORDS = words(
     """
@@ -132,7 +132,9 @@ LANGUAGE = Language(
     ),
     degree_up=words("more higher high greater larger bigger better increased faster longer"),
     degree_down=words("less fewer lower low smaller lesser worse reduced decreased slower shorter"),
+    comparand_openers=words("than compared versus vs relative whereas unlike"),
     comparisons=words("than compared versus vs relative whereas unlike"),
+    antonyms=antonyms_of("en"),
     opposites=opposites(
         """
         fast faster fastest quick quicker quickest | slow slower slowest

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citeline.text.lang import Language, opposites, words
+from citeline.text.lang import Language, antonyms_of, opposites, words
 
 FUNCTION_WORDS = words(
     """
@@ -53,7 +53,9 @@ LANGUAGE = Language(
     prohibitions=words("prohibido prohibida prohibidos prohibidas prohíbe prohibir vedado"),
     degree_up=words("más mayor mayores superior superiores alto alta altos altas mejor"),
     degree_down=words("menos menor menores inferior inferiores bajo baja bajos bajas peor"),
+    comparand_openers=words("comparado comparada comparados comparadas frente mientras"),
     comparisons=words("que comparado comparada frente mientras"),
+    antonyms=antonyms_of("es"),
     opposites=opposites(
         """
         rápido rápida rápidos rápidas | lento lenta lentos lentas

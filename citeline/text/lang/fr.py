@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citeline.text.lang import Language, opposites, words
+from citeline.text.lang import Language, antonyms_of, opposites, words
 
 FUNCTION_WORDS = words(
     """
@@ -65,7 +65,9 @@ LANGUAGE = Language(
     prohibitions=words("interdit interdite interdits interdites interdire interdisons prohibé prohibée"),
     degree_up=words("plus élevé élevée élevés élevées supérieur supérieure meilleur meilleure"),
     degree_down=words("moins faible faibles inférieur inférieure pire"),
+    comparand_openers=words("comparé comparée comparés comparées rapport tandis"),
     comparisons=words("que qu comparé comparée par rapport tandis"),
+    antonyms=antonyms_of("fr"),
     opposites=opposites(
         """
         rapide rapides | lent lente lents lentes
