@@ -119,6 +119,7 @@ DOCUMENTS = {
         "one time, we speculate that this could decrease the cost of checking.\n"
     ),
     "cost_fr.txt": "Le calcul des tests reste lent à Zürich, malgré les index.\n",
+    "cat.txt": "Kittens in Zürich enjoy contact when handled during their period of socialization from 2–7 weeks of age.\n",
     "days.txt": (
         "Do not count the following days as days of presence in Zürich:\n\n"
         "- Days you commute to work from a residence in Canada or Mexico.\n\n"
@@ -267,6 +268,21 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         "claim_numbers",
         "fund.txt",
         'The Company runs nine active portfolios: "a series company comprised of nine portfolios currently in operation" [S1].',
+        False,
+    ),
+    # a count of a measure is no framing count ("seven months" against "2–7 weeks")
+    (
+        "claim_numbers",
+        "cat.txt",
+        'Socialization runs between two and seven months of age, "during their period of socialization from 2–7 '
+        'weeks of age" [S1].',
+        True,
+    ),
+    (
+        "claim_numbers",
+        "cat.txt",
+        'Socialization runs between two and seven weeks of age, "during their period of socialization from 2–7 '
+        'weeks of age" [S1].',
         False,
     ),
     # claim_bounds: a bound against the quote's bound

@@ -1547,6 +1547,11 @@ _ENGLISH_CLAIMS = dict.fromkeys(
         ("zweihundert wohnungen", "200 wohnungen", "de", []),
         ("公司下属三家全资子公司", "公司下属两家全资子公司", "zh", ["三"]),
         ("in 1775", "the year of our lord one thousand seven hundred and seventy-five", "en", []),
+        # "and" joins number words after a scale or a ten only: "two and seven" are two numbers
+        ("between two and seven weeks", "from 2–7 weeks of age", "en", []),
+        ("between two and seven months", "from 2–7 weeks of age", "en", ["seven"]),
+        ("vingt et un jours", "21 jours", "fr", []),
+        ("treinta y dos días", "32 días", "es", []),
         # a date at a coarser precision, a Chinese date; table cells are not one grouped number
         ("in 2008", "on or before march 17, 2008", "en", []),
         ("from 06/2018 to 09/2022", "between june 2018 and september 2022", "en", []),

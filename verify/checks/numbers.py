@@ -345,6 +345,7 @@ def _framing_count(said: str, claim: Numbers, units: set[str | None]) -> bool:
         q.text == said
         and not any(ch.isdigit() for ch in q.text)
         and q.unit not in (FRACTION, TIMES, "count", *_COMPARING)  # (how often is no framing: "twice")
+        and q.kind is None  # (a measure is no framing: "seven months" against "2–7 weeks")
         and all(v <= FRAMING_COUNT for v in q.values)
         and q.unit_key not in units
         for q in claim.quantities

@@ -260,6 +260,12 @@ class Reader:
                 continue
             parts, start, end = [(m.group(), first)], m.start(), m.end()
             while (n := self.run_next.match(text, end)) is not None and (v := self.word_value(n.group(1))) is not None:
+                joined = re.search(r"[^\W\d_]", text[n.start() : n.start(1)]) is not None
+                last = parts[-1][1]
+                if joined and last < 100 and not (last >= 20 and last % 10 == 0 and v < 10):
+                    # a joiner after a scale ("one hundred and five") or a ten before a unit ("vingt
+                    # et un"); "two and seven" are two numbers
+                    break
                 parts.append((n.group(1), v))
                 end = n.end()
             value = _run_value(parts)
