@@ -120,6 +120,10 @@ DOCUMENTS = {
     ),
     "cost_fr.txt": "Le calcul des tests reste lent à Zürich, malgré les index.\n",
     "cat.txt": "Kittens in Zürich enjoy contact when handled during their period of socialization from 2–7 weeks of age.\n",
+    "clusters.txt": (
+        "Of the clusters removed in Zürich, 80.0M of these filtered clusters have no associated abstract or PDF. "
+        "Once inhomogeneities are present the age of the Universe is not everywhere the same.\n"
+    ),
     "days.txt": (
         "Do not count the following days as days of presence in Zürich:\n\n"
         "- Days you commute to work from a residence in Canada or Mexico.\n\n"
@@ -430,6 +434,28 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         "guide.txt",
         "Where the guidance conflicts with existing rules, it takes precedence over the Secretary: "
         '"Nor should these guidelines be interpreted as altering or superseding the existing authorities" [S1].',
+        True,
+    ),
+    # a word that says "none" or "not the same" in itself restates the quote's denial
+    (
+        "denied_beside",
+        "clusters.txt",
+        'Of the removed clusters, the large majority were essentially empty: "80.0M of these filtered clusters '
+        'have no associated abstract or PDF" [S1].',
+        False,
+    ),
+    (
+        "denied_beside",
+        "clusters.txt",
+        "The age of the Universe varies from place to place in these models: "
+        '"Once inhomogeneities are present the age of the Universe is not everywhere the same" [S1].',
+        False,
+    ),
+    (
+        "denied_beside",
+        "clusters.txt",
+        "Of the removed clusters, the large majority came with full metadata and files: "
+        '"80.0M of these filtered clusters have no associated abstract or PDF" [S1].',
         True,
     ),
     # a negative word of the claim's own ("absent", "unsupported" of "support") restates a denial

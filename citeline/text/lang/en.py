@@ -101,7 +101,8 @@ LANGUAGE = Language(
         unable impossible cease ceases ceased stop stops stopped insufficient inadequate limited beyond
         outside unlike whereas contrast contrary opposed however although though but rare uncommon
         infrequent infrequently scarce scarcely minority unusual exception hidden ban bans banned barred
-        withhold withholds withheld exempt exempted optional zero waive waives waived
+        withhold withholds withheld exempt exempted optional zero waive waives waived empty devoid vary
+        varies varied differ differs differed
         """
     ),
     privative_prefixes=("un", "non"),
