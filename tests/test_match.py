@@ -331,3 +331,21 @@ def test_calibration_set_precision_and_recall() -> None:
     precision, recall = tp / (tp + fp), tp / (tp + fn)
     assert precision >= 0.99, (precision, recall)
     assert recall >= 0.99, (precision, recall)
+
+
+@pytest.mark.parametrize(
+    ("quote", "kind", "kinds"),
+    [
+        # a Korean quote may end on a word without the particles the source goes on with
+        ("시민사회 단체 등 다양한 사회계층", "fuzzy", ["particle"]),
+        ("시민사회 단체 등 다양한 사회계층으로", "fuzzy", ["particle"]),
+        # not on a part of the word itself, nor inside the quote
+        ("시민사회 단체 등 다양한 사회", "altered", ["added"]),
+        ("다양한 사회계층 후보를 추천받거나", "altered", ["substituted"]),
+    ],
+)
+def test_a_korean_quote_may_end_before_its_last_words_particles(quote: str, kind: str, kinds: list[str]) -> None:
+    source = "아동, 청년, 여성, 시민사회 단체 등 다양한 사회계층으로부터 후보를 추천받거나 의견을 들은 후 위촉한다."
+    m = locate(quote, source, lang="ko")
+    assert m.kind == kind
+    assert [d.kind for d in m.differences] == kinds

@@ -38,7 +38,7 @@ _OCR_TABLE = str.maketrans({"1": "l", "I": "l", "|": "l", "0": "o"})
 _PUNCT = re.compile(r"^[^\w\s]$")
 
 #: The kinds of difference that are character-level noise.
-NOISE_KINDS = frozenset({"typo", "reference_marker", "spacing", "punctuation", "contraction"})
+NOISE_KINDS = frozenset({"typo", "reference_marker", "spacing", "punctuation", "contraction", "particle"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -362,6 +362,11 @@ def classify(
         if decimals is not None:
             diffs.append(decimals)  # "4 F1 points" for "4.2 F1 points": not a dropped reference marker
             continue
+        if qe == len(quote_words) and _particles_cut(quote_words[qs:qe], source_words[ss:se], lang):
+            # the quote ends on a word whose particles the source goes on with ("사회계층" of
+            # "사회계층으로부터")
+            diffs.append(Difference("particle", quote_words[qs], source_words[ss]))
+            continue
         found = _classify_block(
             quote_words[qs:qe], source_words[ss:se], vocabulary, lang, first=qs == 0, lexical=lexical
         )
@@ -383,6 +388,26 @@ def classify(
                      Difference("number", d.quote, d.source) for d in found]  # fmt: skip
         diffs.extend(found)
     return diffs
+
+
+#: How many particles a word may go on with after the quote ends on it ("으로" + "부터").
+PARTICLES_AFTER = 2
+
+
+def _particles_cut(q: list[str], s: list[str], lang: Language) -> bool:
+    """Whether a quote's last word ``q`` is the source's word ``s`` without the particles it goes on
+    with (:attr:`~citeline.text.lang.Language.particles`: at most :data:`PARTICLES_AFTER` of them)."""
+    if not lang.particles or len(q) != 1 or len(s) != 1 or not s[0].startswith(q[0]) or s[0] == q[0]:
+        return False
+    return _particle_run(s[0][len(q[0]) :], lang.particles, PARTICLES_AFTER)
+
+
+def _particle_run(rest: str, particles: frozenset[str], left: int) -> bool:
+    if not rest:
+        return True
+    if left == 0:
+        return False
+    return any(rest.startswith(p) and _particle_run(rest[len(p) :], particles, left - 1) for p in particles)
 
 
 def _decimal_part(

@@ -169,6 +169,9 @@ class Language:
     #: comma ("Compared to generating long completions, …", "unlike the baseline"): what that phrase
     #: says is the comparand's, not the subject's (not "que", which opens every relative clause)
     comparand_openers: frozenset[str] = frozenset()
+    #: particles a word of the language takes at its end (Korean 은, 으로부터): a quote may end on
+    #: the word without them ("다양한 사회계층" of "다양한 사회계층으로부터")
+    particles: frozenset[str] = frozenset()
     #: words that say the opposite of each other about one thing ("faster" and "slower",
     #: "overestimates" and "underestimates", "majority" and "minority"), a pair a line
     #: (:func:`opposites`): a claim whose own words say one where the quote says only the other

@@ -19,4 +19,10 @@ LANGUAGE = Language(
     monotone=("매년", "해마다", "꾸준히", "지속적으로"),
     units_of={"time": {"day": "일", "month": "개월", "year": "년"}, "money": {"krw": "원"}},
     source_words=("출처",),
+    particles=words(
+        """
+        은 는 이 가 을 를 의 에 에서 에게 께 한테 으로 로 와 과 도 만 부터 까지 으로부터 로부터 보다 처럼
+        이나 나 이며 며 이고 고 으로서 로서 으로써 로써 이란 란 이라는 라는 등 들
+        """
+    ),
 )
