@@ -119,6 +119,11 @@ DOCUMENTS = {
         "one time, we speculate that this could decrease the cost of checking.\n"
     ),
     "cost_fr.txt": "Le calcul des tests reste lent à Zürich, malgré les index.\n",
+    "cats.txt": (
+        "The needs of today's cats in Zürich have changed little from those of their wild ancestor. "
+        "Its ability can be substantially increased by making them produce step-by-step reasoning.\n"
+    ),
+    "bau_de.txt": "Die Kosten für den Neubau in München sind im letzten Jahr deutlich gestiegen.\n",
     "cat.txt": "Kittens in Zürich enjoy contact when handled during their period of socialization from 2–7 weeks of age.\n",
     "clusters.txt": (
         "Of the clusters removed in Zürich, 80.0M of these filtered clusters have no associated abstract or PDF. "
@@ -349,6 +354,36 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
     ),
     ("antonyms", "cost_fr.txt", "L’algorithme est rapide : « le calcul des tests reste lent à Zürich » [S1].", True),
     ("antonyms", "cost_fr.txt", "L’algorithme est lent : « le calcul des tests reste lent à Zürich » [S1].", False),
+    # opposite_magnitude: a small amount said where the quote says a large one, or the reverse
+    ("opposite_magnitude", "cats.txt", 'Cats\' needs have shifted a lot: "have changed little from those" [S1].', True),
+    (
+        "opposite_magnitude",
+        "cats.txt",
+        'Step-by-step prompts bring only modest gains: "its ability can be substantially increased" [S1].',
+        True,
+    ),
+    ("opposite_magnitude", "cats.txt", 'Cats\' needs barely moved: "have changed little from those" [S1].', False),
+    # a magnitude denied where it stands says nothing ("not substantially")
+    (
+        "opposite_magnitude",
+        "cats.txt",
+        'The gains are not slight: "its ability can be substantially increased" [S1].',
+        False,
+    ),
+    (
+        "opposite_magnitude",
+        "bau_de.txt",
+        "Laut dem Bericht sind die Kosten für den Neubau nur geringfügig gestiegen: „sind im letzten Jahr "
+        "deutlich gestiegen“ [S1].",
+        True,
+    ),
+    (
+        "opposite_magnitude",
+        "bau_de.txt",
+        "Laut dem Bericht sind die Kosten für den Neubau erheblich gestiegen: „sind im letzten Jahr deutlich "
+        "gestiegen“ [S1].",
+        False,
+    ),
     # lead_denial: an item of a list whose lead-in denies its items
     (
         "lead_denial",

@@ -189,6 +189,13 @@ def antonyms(e: Evidence) -> str | None:
     return _opposed(e, "antonyms")
 
 
+def opposite_magnitude(e: Evidence) -> str | None:
+    """As :func:`opposite_words`, with the words that say how much (:attr:`~citeline.text.lang.
+    Language.magnitudes`): "needs have shifted a lot" beside "changed little", "only modest gains"
+    beside "substantially increased"."""
+    return _opposed(e, "magnitudes")
+
+
 def _opposed(e: Evidence, pairs: str) -> str | None:
     if not e.cit.claim or not e.cit.quote or e.answer.unspaced or e.doc.unspaced:
         return None
@@ -457,6 +464,14 @@ CHECKS = (
         frozenset({"en", "de", "fr", "es"}),
         antonyms,
         "as opposite_words, with the language's general lexicon of opposites ('cheap'/'costly', 'before'/'after')",
+    ),
+    Check(
+        "opposite_magnitude",
+        "direction_mismatch",
+        frozenset({"en", "de", "fr", "es"}),
+        opposite_magnitude,
+        "the claim's own words do not say a small amount ('slightly') where the quote says a large one "
+        "('substantially'), or the reverse",
     ),
     Check(
         "row_trend",

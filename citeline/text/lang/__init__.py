@@ -180,6 +180,11 @@ class Language:
     #: the language's general lexicon of opposite words (:func:`antonyms_of`, read by the
     #: ``antonyms`` check: a larger list than :attr:`opposites`, written apart from the rules)
     antonyms: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
+    #: words that say how much, a small amount on one side ("slightly", "little", "barely") and a
+    #: large one on the other ("substantially", "a lot", "widely"), as one pair (:func:`opposites`):
+    #: a claim whose own words say one where the quote's clause says only the other
+    #: (:func:`citeline.verify.checks.direction.opposite_magnitude`)
+    magnitudes: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
     #: phrases that say a change happens at every step ("every year", "steadily", 逐年): a claim
     #: with one said of a table row needs the row's figures to move one way throughout
     monotone: tuple[str, ...] = ()

@@ -83,6 +83,11 @@ LANGUAGE = Language(
     comparand_openers=words("verglichen gegenüber"),
     comparisons=words("als verglichen gegenüber während"),
     antonyms=antonyms_of("de"),
+    magnitudes=opposites(
+        "geringfügig geringfügige geringfügigen kaum wenig minimal marginal "
+        "| deutlich deutliche deutlichen erheblich erhebliche erheblichen wesentlich beträchtlich "
+        "beträchtliche massiv enorm drastisch"
+    ),
     opposites=opposites(
         """
         schnell schneller schnellste schnellsten | langsam langsamer langsamste langsamsten

@@ -136,6 +136,12 @@ LANGUAGE = Language(
     comparand_openers=words("than compared versus vs relative whereas unlike"),
     comparisons=words("than compared versus vs relative whereas unlike"),
     antonyms=antonyms_of("en"),
+    magnitudes=opposites(
+        "slightly slight marginally marginal modest modestly little barely hardly scarcely "
+        "negligible negligibly minimally "
+        "| substantially substantial greatly considerably considerable dramatically dramatic "
+        "significantly lot lots vastly widely heavily sharply markedly hugely enormously massively"
+    ),
     opposites=opposites(
         """
         fast faster fastest quick quicker quickest | slow slower slowest

@@ -56,6 +56,11 @@ LANGUAGE = Language(
     comparand_openers=words("comparado comparada comparados comparadas frente mientras"),
     comparisons=words("que comparado comparada frente mientras"),
     antonyms=antonyms_of("es"),
+    magnitudes=opposites(
+        "ligeramente levemente poco apenas marginalmente leve leves "
+        "| considerablemente sustancialmente notablemente mucho enormemente drásticamente "
+        "significativamente fuertemente considerable considerables"
+    ),
     opposites=opposites(
         """
         rápido rápida rápidos rápidas | lento lenta lentos lentas

@@ -68,6 +68,11 @@ LANGUAGE = Language(
     comparand_openers=words("comparé comparée comparés comparées rapport tandis"),
     comparisons=words("que qu comparé comparée par rapport tandis"),
     antonyms=antonyms_of("fr"),
+    magnitudes=opposites(
+        "légèrement légère léger peu faiblement modestement marginalement modeste modestes "
+        "| fortement considérablement nettement beaucoup largement massivement énormément "
+        "considérable considérables"
+    ),
     opposites=opposites(
         """
         rapide rapides | lent lente lents lentes
