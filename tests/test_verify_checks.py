@@ -106,7 +106,9 @@ DOCUMENTS = {
         "These guidelines apply to every federal agency in Zürich and elsewhere. Nor should these "
         "guidelines be interpreted as altering or superseding the existing authorities of the Secretary.\n"
     ),
-    "fund.txt": "The Company operates as a series company comprised of nine portfolios currently in operation in Zürich.\n",
+    "fund.txt": (
+        "The Company operates as a series company comprised of nine portfolios currently in operation in Zürich.\n"
+    ),
     "algo.txt": "Ces tests constituent la partie la plus couteuse de l'algorithme SummarizeLog à Zürich.\n",
     "topo.txt": "Aber alle U ∈ B haben unendlich viele Elemente, also ist die Topologie in Zürich nicht diskret.\n",
     "herd.txt": (
@@ -124,7 +126,9 @@ DOCUMENTS = {
         "Its ability can be substantially increased by making them produce step-by-step reasoning.\n"
     ),
     "bau_de.txt": "Die Kosten für den Neubau in München sind im letzten Jahr deutlich gestiegen.\n",
-    "cat.txt": "Kittens in Zürich enjoy contact when handled during their period of socialization from 2–7 weeks of age.\n",
+    "cat.txt": (
+        "Kittens in Zürich enjoy contact when handled during their period of socialization from 2–7 weeks of age.\n"
+    ),
     "clusters.txt": (
         "Of the clusters removed in Zürich, 80.0M of these filtered clusters have no associated abstract or PDF. "
         "Once inhomogeneities are present the age of the Universe is not everywhere the same.\n"
@@ -135,8 +139,7 @@ DOCUMENTS = {
         "- Days you are in transit between two foreign points.\n"
     ),
     "mail.txt": (
-        "Mail the signed form to the Zürich office within 30 days of the hearing. Forms sent by fax are not "
-        "accepted.\n"
+        "Mail the signed form to the Zürich office within 30 days of the hearing. Forms sent by fax are not accepted.\n"
     ),
     "address.txt": (
         "Write to the Zürich office with comments on this form. DO NOT MAIL APPLICATIONS TO THIS ADDRESS. "
@@ -270,13 +273,15 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
     (
         "claim_numbers",
         "fund.txt",
-        'The Company runs seven active portfolios: "a series company comprised of nine portfolios currently in operation" [S1].',
+        'The Company runs seven active portfolios: "a series company comprised of nine portfolios currently in '
+        'operation" [S1].',
         True,
     ),
     (
         "claim_numbers",
         "fund.txt",
-        'The Company runs nine active portfolios: "a series company comprised of nine portfolios currently in operation" [S1].',
+        'The Company runs nine active portfolios: "a series company comprised of nine portfolios currently in '
+        'operation" [S1].',
         False,
     ),
     # a count of a measure is no framing count ("seven months" against "2–7 weeks")
@@ -344,8 +349,18 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
     ),
     # antonyms: the language's general lexicon of opposites; a phrase about a comparison's other
     # side ("Compared to …,") says nothing of the subject
-    ("antonyms", "cost.txt", 'The backup system is affordable: "building a spare system in Zürich is often too costly" [S1].', True),
-    ("antonyms", "cost.txt", 'The backup system is expensive: "building a spare system in Zürich is often too costly" [S1].', False),
+    (
+        "antonyms",
+        "cost.txt",
+        'The backup system is affordable: "building a spare system in Zürich is often too costly" [S1].',
+        True,
+    ),
+    (
+        "antonyms",
+        "cost.txt",
+        'The backup system is expensive: "building a spare system in Zürich is often too costly" [S1].',
+        False,
+    ),
     (
         "antonyms",
         "cost.txt",
@@ -394,7 +409,8 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
     (
         "lead_denial",
         "days.txt",
-        'Commuting days do not count as presence: "Days you commute to work from a residence in Canada or Mexico" [S1].',
+        'Commuting days do not count as presence: "Days you commute to work from a residence in Canada or '
+        'Mexico" [S1].',
         False,
     ),
     # claim_denial: the claim denies what the source asserts, unless the passage denies it elsewhere

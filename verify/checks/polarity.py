@@ -17,7 +17,6 @@ own words are read in the answer's language, the quote and the chunk in the docu
 from __future__ import annotations
 
 import functools
-import os
 import re
 
 from citeline.text.lang import CODES, Language, every
@@ -156,7 +155,8 @@ def claim_denial(e: Evidence) -> str | None:
     if says_less(own, scope_around(e.chunk.text, e.start, e.end, e.doc), e.answer):
         return None
     for word in [*targets(claimed, e.answer, light=True), *targets(lead, e.answer, light=True)]:
-        if denied_at(e.sentences + " " + e.lead, word, e.doc) is False and denied_at(e.chunk.text, word, e.doc) is False:
+        near = e.sentences + " " + e.lead
+        if denied_at(near, word, e.doc) is False and denied_at(e.chunk.text, word, e.doc) is False:
             return f"the claim denies {word!r}, which the source asserts"
     return None
 
@@ -176,8 +176,9 @@ def _beside(text: str, start: int, end: int) -> str:
 
 def negated_claim(e: Evidence) -> str | None:
     """A negation right next to the quote on one side and none on the other, where it cannot be held
-    against a target (see :func:`claim_polarity` and :func:`claim_denial`): the claim denies the quote as a whole ("It is
-    not true that "…"", "The report did not find "…""), or the quote was cut right after a negation
+    against a target (see :func:`claim_polarity` and :func:`claim_denial`): the claim denies the
+    quote as a whole ("It is not true that "…"", "The report did not find "…""), or the quote was
+    cut right after a negation
     of its source ("Claims are not | "reimbursed after 90 days"", "if …, we do not bring them
     together" beside "Articles are clustered when "…"")."""
     if not e.cit.claim or not e.cit.quote:
@@ -293,7 +294,7 @@ def _prefixed_forms(words: set[str], lang: Language) -> list[tuple[str, str]]:
 def _inflected(a: str, b: str) -> bool:
     """Whether two words are one word's inflections: the same, or sharing all but their last three
     letters ("finite", "finitely"; not "vaccine", "vaccinated")."""
-    common = len(os.path.commonprefix((a, b)))
+    common = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
     return a == b or (common >= PREFIX_REST and common >= max(len(a), len(b)) - 3)
 
 
@@ -363,7 +364,8 @@ CHECKS = (
         "negation_mismatch",
         frozenset({"en", "de", "fr", "es"}),
         prefix_opposite,
-        "the claim's own words do not say a word whose negating-prefix form the quote says ('finite', 'infinite'), or the reverse",
+        "the claim's own words do not say a word whose negating-prefix form the quote says ('finite', "
+        "'infinite'), or the reverse",
     ),
     Check(
         "negated_claim",

@@ -46,7 +46,8 @@ def antonyms_of(code: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
     path = resources.files("citeline.text.lang").joinpath("opposites", f"{code}.txt")
     if not path.is_file():
         return ()
-    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith("#")]
+    text = path.read_text(encoding="utf-8")
+    lines = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
     return opposites("\n".join(lines))
 
 
