@@ -1,6 +1,6 @@
 """verify on the labelled answers of ``fixtures/answers/``: false fails and false passes, by half.
 
-The 38 PDFs the answers were written on are ingested with today's code (pdfium backend, default
+The 48 PDFs the answers were written on are ingested with today's code (pdfium backend, default
 chunking); each source of a context is mapped to the chunk of its document whose text is the one
 the writers saw (the same text while extraction has not changed; otherwise, of the three chunks
 most like it, the one holding most of the labelled quotes that text held, and the count of such
