@@ -125,6 +125,11 @@ DOCUMENTS = {
         "The needs of today's cats in Zürich have changed little from those of their wild ancestor. "
         "Its ability can be substantially increased by making them produce step-by-step reasoning.\n"
     ),
+    "survey.txt": (
+        "A 7-point Likert scale is the most common choice in our Zürich survey (18 out of 38 papers). "
+        "Muscle accounts for 18 to 24 percent of a baby’s body weight. Revenue rose 15% in 2023.\n"
+    ),
+    "inhalt_de.txt": "Die meisten der hier dargelegten Inhalte sind das Ergebnis eines Workshops in München.\n",
     "bau_de.txt": "Die Kosten für den Neubau in München sind im letzten Jahr deutlich gestiegen.\n",
     "cat.txt": (
         "Kittens in Zürich enjoy contact when handled during their period of socialization from 2–7 weeks of age.\n"
@@ -397,6 +402,57 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         "bau_de.txt",
         "Laut dem Bericht sind die Kosten für den Neubau erheblich gestiegen: „sind im letzten Jahr deutlich "
         "gestiegen“ [S1].",
+        False,
+    ),
+    # proportion_words: a share in words against the share the quote's sentence states
+    (
+        "proportion_words",
+        "survey.txt",
+        'The scale was used by most of the surveyed papers: "the most common choice in our Zürich survey (18 out '
+        'of 38 papers)" [S1].',
+        True,
+    ),
+    (
+        "proportion_words",
+        "survey.txt",
+        'Nearly half of the surveyed papers used it: "the most common choice in our Zürich survey (18 out of 38 '
+        'papers)" [S1].',
+        False,
+    ),
+    (
+        "proportion_words",
+        "survey.txt",
+        'Muscle is about a third of a newborn\'s weight: "accounts for 18 to 24 percent of a baby’s body weight" [S1].',
+        True,
+    ),
+    (
+        "proportion_words",
+        "survey.txt",
+        "Muscle is about a quarter of a newborn's weight: \"accounts for 18 to 24 percent of a baby’s body "
+        'weight" [S1].',
+        False,
+    ),
+    # a percentage of a change is no share of anything
+    ("proportion_words", "survey.txt", 'Most of the growth came late: "Revenue rose 15% in 2023" [S1].', False),
+    (
+        "proportion_words",
+        "survey.txt",
+        'Fewer than half of the papers chose it: "the most common choice in our Zürich survey (18 out of 38 '
+        'papers)" [S1].',
+        False,
+    ),
+    (
+        "proportion_words",
+        "inhalt_de.txt",
+        "Laut dem Vorwort ist nur ein kleiner Teil der Inhalte aus dem Workshop: „Die meisten der hier "
+        "dargelegten Inhalte sind das Ergebnis eines Workshops“ [S1].",
+        True,
+    ),
+    (
+        "proportion_words",
+        "inhalt_de.txt",
+        "Laut dem Vorwort ist die Mehrheit der Inhalte aus dem Workshop: „Die meisten der hier dargelegten "
+        "Inhalte sind das Ergebnis eines Workshops“ [S1].",
         False,
     ),
     # lead_denial: an item of a list whose lead-in denies its items

@@ -186,6 +186,15 @@ class Language:
     #: a claim whose own words say one where the quote's clause says only the other
     #: (:func:`citeline.verify.checks.direction.opposite_magnitude`)
     magnitudes: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
+    #: share words and the interval of shares each means ("most of": above a half, "about a third":
+    #: 0.25 to 0.42), read by :func:`citeline.verify.checks.proportion.proportion_words`
+    proportions: dict[str, tuple[float, float]] = field(default_factory=dict)
+    #: the words between a part and its whole ("18 out of 38", "2 von 44")
+    ratio_words: frozenset[str] = frozenset()
+    #: the words of a percentage ("%", "percent") and those after it that make it a share of
+    #: something ("of": "24 percent of a baby's body weight"; not a change, "rose 15%")
+    percent_words: frozenset[str] = frozenset()
+    share_of: frozenset[str] = frozenset()
     #: phrases that say a change happens at every step ("every year", "steadily", 逐年): a claim
     #: with one said of a table row needs the row's figures to move one way throughout
     monotone: tuple[str, ...] = ()

@@ -83,6 +83,27 @@ LANGUAGE = Language(
     comparand_openers=words("verglichen gegenüber"),
     comparisons=words("als verglichen gegenüber während"),
     antonyms=antonyms_of("de"),
+    proportions={
+        k.lower(): v
+        for k, v in {
+            "die meisten": (0.51, 1.0),
+            "fast alle": (0.85, 1.0),
+            "nahezu alle": (0.85, 1.0),
+            "die Mehrheit": (0.51, 1.0),
+            "mehr als die Hälfte": (0.5, 1.0),
+            "weniger als die Hälfte": (0.0, 0.5),
+            "die Hälfte": (0.4, 0.6),
+            "ein Drittel": (0.28, 0.4),
+            "zwei Drittel": (0.58, 0.75),
+            "ein Viertel": (0.18, 0.32),
+            "drei Viertel": (0.68, 0.82),
+            "eine Minderheit": (0.0, 0.49),
+            "ein kleiner Teil": (0.0, 0.3),
+        }.items()
+    },
+    ratio_words=frozenset({"von"}),
+    percent_words=frozenset({"%", "Prozent"}),
+    share_of=words("der des von"),
     magnitudes=opposites(
         "geringfügig geringfügige geringfügigen kaum wenig minimal marginal "
         "| deutlich deutliche deutlichen erheblich erhebliche erheblichen wesentlich beträchtlich "

@@ -56,6 +56,26 @@ LANGUAGE = Language(
     comparand_openers=words("comparado comparada comparados comparadas frente mientras"),
     comparisons=words("que comparado comparada frente mientras"),
     antonyms=antonyms_of("es"),
+    proportions={
+        k.lower(): v
+        for k, v in {
+            "la mayoría": (0.51, 1.0),
+            "casi todos": (0.85, 1.0),
+            "casi todas": (0.85, 1.0),
+            "más de la mitad": (0.5, 1.0),
+            "menos de la mitad": (0.0, 0.5),
+            "la mitad": (0.4, 0.6),
+            "un tercio": (0.28, 0.4),
+            "dos tercios": (0.58, 0.75),
+            "una cuarta parte": (0.18, 0.32),
+            "tres cuartos": (0.68, 0.82),
+            "una minoría": (0.0, 0.49),
+            "una pequeña parte": (0.0, 0.3),
+        }.items()
+    },
+    ratio_words=frozenset({"de"}),
+    percent_words=frozenset({"%", "por ciento"}),
+    share_of=words("de del"),
     magnitudes=opposites(
         "ligeramente levemente poco apenas marginalmente leve leves "
         "| considerablemente sustancialmente notablemente mucho enormemente drásticamente "

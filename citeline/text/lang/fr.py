@@ -68,6 +68,27 @@ LANGUAGE = Language(
     comparand_openers=words("comparé comparée comparés comparées rapport tandis"),
     comparisons=words("que qu comparé comparée par rapport tandis"),
     antonyms=antonyms_of("fr"),
+    proportions={
+        k.lower(): v
+        for k, v in {
+            "la plupart": (0.51, 1.0),
+            "presque tous": (0.85, 1.0),
+            "presque toutes": (0.85, 1.0),
+            "la majorité": (0.51, 1.0),
+            "plus de la moitié": (0.5, 1.0),
+            "moins de la moitié": (0.0, 0.5),
+            "la moitié": (0.4, 0.6),
+            "un tiers": (0.28, 0.4),
+            "deux tiers": (0.58, 0.75),
+            "un quart": (0.18, 0.32),
+            "trois quarts": (0.68, 0.82),
+            "une minorité": (0.0, 0.49),
+            "une petite partie": (0.0, 0.3),
+        }.items()
+    },
+    ratio_words=frozenset({"sur"}),
+    percent_words=frozenset({"%", "pour cent"}),
+    share_of=words("de des du d"),
     magnitudes=opposites(
         "légèrement légère léger peu faiblement modestement marginalement modeste modestes "
         "| fortement considérablement nettement beaucoup largement massivement énormément "

@@ -1,0 +1,113 @@
+"""A check of the share a claim's own words give ("most of the papers", "about a third",
+"nearly all") against the share its evidence states: a count of a whole ("18 out of 38"), a
+percentage of something ("18 to 24 percent of a baby's body weight"), or a share word of its own
+("Die meisten …" against "only a small share")."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from citeline.text.lang import Language
+from citeline.verify.checks import Check, Evidence
+from citeline.verify.negation import WORD as NEGATION_WORD
+
+#: A share counts as stated by a figure this close to the interval a share word means.
+TOLERANCE = 0.02
+
+_NUMBER = r"\d+(?:[.,]\d+)?"
+
+
+def _value(text: str) -> float:
+    return float(text.replace(",", "."))
+
+
+@functools.cache
+def _phrases(lang: Language) -> re.Pattern[str] | None:
+    if not lang.proportions:
+        return None
+    words = sorted(lang.proportions, key=len, reverse=True)
+    return re.compile(r"(?<![^\W\d_])(?:" + "|".join(map(re.escape, words)) + r")(?![^\W\d_])", re.IGNORECASE)
+
+
+def _said(text: str, lang: Language) -> list[tuple[str, tuple[float, float]]]:
+    """The share words of ``text`` with the interval each means; one a negation stands right before
+    ("not most of") says none."""
+    pattern = _phrases(lang)
+    if pattern is None:
+        return []
+    out = []
+    for m in pattern.finditer(text):
+        before = [w.lower() for w in NEGATION_WORD.findall(text[max(0, m.start() - 30) : m.start()])][-2:]
+        if any(lang.denies(w) for w in before):
+            continue
+        out.append((m.group(), lang.proportions[m.group().lower()]))
+    return out
+
+
+@functools.cache
+def _stated_patterns(lang: Language) -> tuple[re.Pattern[str], re.Pattern[str]] | None:
+    if not lang.ratio_words or not lang.percent_words:
+        return None
+    ratio = "|".join(map(re.escape, sorted(lang.ratio_words, key=len, reverse=True)))
+    percent = "|".join(map(re.escape, sorted(lang.percent_words, key=len, reverse=True)))
+    share_of = "|".join(map(re.escape, sorted(lang.share_of, key=len, reverse=True)))
+    counts = re.compile(rf"(?<![\d.,])({_NUMBER})\s+(?:{ratio})\s+(?:\w+\s+)?({_NUMBER})(?![\d.,]\d)", re.IGNORECASE)
+    percents = re.compile(
+        rf"(?<![\d.,])({_NUMBER})(?:\s*(?:to|–|-)\s*({_NUMBER}))?\s*(?:{percent})\s+(?:{share_of})\b", re.IGNORECASE
+    )
+    return counts, percents
+
+
+def _stated(text: str, lang: Language) -> list[float]:
+    """The shares ``text`` states in figures: a count of a whole ("18 out of 38", "2 of the 44"), a
+    percentage of something ("24 percent of", "35 % der")."""
+    patterns = _stated_patterns(lang)
+    if patterns is None:
+        return []
+    counts, percents = patterns
+    out = []
+    for m in counts.finditer(text):
+        part, whole = _value(m.group(1)), _value(m.group(2))
+        if whole > 0 and part <= whole:
+            out.append(part / whole)
+    for m in percents.finditer(text):
+        out.extend(_value(g) / 100 for g in m.groups() if g is not None)
+    return out
+
+
+def _inside(value: float, interval: tuple[float, float]) -> bool:
+    return interval[0] - TOLERANCE <= value <= interval[1] + TOLERANCE
+
+
+def proportion_words(e: Evidence) -> str | None:
+    """A share the claim's own words give in words ("most of", "about a third", "nearly all") is one
+    the quote's sentence states: where it states shares in figures (a count of a whole, a
+    percentage of something), one of them lies in the share's interval; where it says a share in
+    words ("die meisten", "a minority"), the two intervals meet."""
+    if not e.cit.claim or not e.cit.quote:
+        return None
+    said = _said(e.own_words, e.answer)
+    if not said:
+        return None
+    sentences = e.sentences
+    figures = _stated(sentences, e.doc)
+    worded = _said(sentences, e.doc)
+    for phrase, interval in said:
+        if figures and not any(_inside(v, interval) for v in figures):
+            shown = ", ".join(f"{v:.0%}" for v in figures)
+            return f"the claim says {phrase!r}, the quote's sentence states {shown}"
+        if not figures and worded and not any(a[0] <= interval[1] and interval[0] <= a[1] for _, a in worded):
+            return f"the claim says {phrase!r}, the quote's sentence {worded[0][0]!r}"
+    return None
+
+
+CHECKS = (
+    Check(
+        "proportion_words",
+        "numeric_mismatch",
+        frozenset({"en", "de", "fr", "es"}),
+        proportion_words,
+        "a share the claim's own words give ('most of', 'about a third') is the share the quote's sentence states",
+    ),
+)
