@@ -129,6 +129,8 @@ DOCUMENTS = {
         "A 7-point Likert scale is the most common choice in our Zürich survey (18 out of 38 papers). "
         "Muscle accounts for 18 to 24 percent of a baby’s body weight. Revenue rose 15% in 2023.\n"
     ),
+    "batch.txt": "In Zürich, accuracy consistently improves as the batch size grows, at a higher cost.\n",
+    "lote_es.txt": "En Málaga, la precisión mejora cuando el tamaño del lote aumenta, aunque el coste sube.\n",
     "inhalt_de.txt": "Die meisten der hier dargelegten Inhalte sind das Ergebnis eines Workshops in München.\n",
     "bau_de.txt": "Die Kosten für den Neubau in München sind im letzten Jahr deutlich gestiegen.\n",
     "cat.txt": (
@@ -403,6 +405,26 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         "Laut dem Bericht sind die Kosten für den Neubau erheblich gestiegen: „sind im letzten Jahr deutlich "
         "gestiegen“ [S1].",
         False,
+    ),
+    # covariate_direction: a change said with what it goes with
+    (
+        "covariate_direction",
+        "batch.txt",
+        'Accuracy drops as batches get larger: "accuracy consistently improves as the batch size grows" [S1].',
+        True,
+    ),
+    (
+        "covariate_direction",
+        "batch.txt",
+        'Accuracy rises as batches get larger: "accuracy consistently improves as the batch size grows" [S1].',
+        False,
+    ),
+    (
+        "covariate_direction",
+        "lote_es.txt",
+        "Según el informe, la precisión disminuye cuando el tamaño del lote aumenta: «la precisión mejora cuando "
+        "el tamaño del lote aumenta» [S1].",
+        True,
     ),
     # proportion_words: a share in words against the share the quote's sentence states
     (

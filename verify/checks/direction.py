@@ -70,6 +70,40 @@ def claim_direction(e: Evidence) -> str | None:
     return f"the claim says {said.pop()}, the source {found.pop()}"
 
 
+def covariate_direction(e: Evidence) -> str | None:
+    """A change said with what it goes with ("Accuracy drops as batches get larger" beside "accuracy
+    consistently improves as the batch size grows"): where the two clauses of what it goes with
+    name one direction alike, the main clauses name one direction alike too."""
+    if not e.cit.claim or not e.cit.quote:
+        return None
+    ours, theirs = _covariate(e.own_words, e.answer), _covariate(e.sentences, e.doc)
+    if ours is None or theirs is None or ours[1] != theirs[1] or ours[0] == theirs[0]:
+        return None
+    return f"the claim says {ours[0]} as it goes {ours[1]}, the source {theirs[0]}"
+
+
+@functools.cache
+def _covariate_pattern(lang: Language) -> re.Pattern[str] | None:
+    if not lang.covariates:
+        return None
+    openers = "|".join(map(re.escape, sorted(lang.covariates, key=len, reverse=True)))
+    return re.compile(rf"\b(?:{openers})\b[^,;:.!?()]*", re.IGNORECASE)
+
+
+def _covariate(text: str, lang: Language) -> tuple[str, str] | None:
+    """The one direction of ``text``'s main clause and the one of its clause of what the change goes
+    with ("as the batch size grows"), or ``None`` where either names none or both."""
+    pattern = _covariate_pattern(lang)
+    if pattern is None or lang.unspaced:
+        return None
+    for m in pattern.finditer(text):
+        condition = _directions(m.group(), lang)
+        main = _directions(text[: m.start()] + " " + text[m.end() :], lang)
+        if len(condition) == 1 and len(main) == 1:
+            return main.pop(), condition.pop()
+    return None
+
+
 def _key(word: str) -> str:
     """A graded word's key: its first five letters, without accents ("costly", "costs" -> "costl",
     "costs"; "coûteuse" and "couteuse" -> "coute": sources and answers drop accents alike)."""
@@ -443,6 +477,14 @@ CHECKS = (
         frozenset(CODES),
         claim_direction,
         "the claim's own words do not name a rise where the evidence names only a fall, or the reverse",
+    ),
+    Check(
+        "covariate_direction",
+        "direction_mismatch",
+        frozenset({"en", "de", "fr", "es"}),
+        covariate_direction,
+        "a change the claim says goes with another ('drops as batches grow') goes the way the source says "
+        "it goes with the same one",
     ),
     Check(
         "opposite_degree",

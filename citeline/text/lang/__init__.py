@@ -186,6 +186,9 @@ class Language:
     #: a claim whose own words say one where the quote's clause says only the other
     #: (:func:`citeline.verify.checks.direction.opposite_magnitude`)
     magnitudes: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
+    #: words that open a clause of what a change goes with ("accuracy improves *as* the batch grows",
+    #: "quand", "a medida que"): its direction is the condition's, not the claim's
+    covariates: frozenset[str] = frozenset()
     #: share words and the interval of shares each means ("most of": above a half, "about a third":
     #: 0.25 to 0.42), read by :func:`citeline.verify.checks.proportion.proportion_words`
     proportions: dict[str, tuple[float, float]] = field(default_factory=dict)

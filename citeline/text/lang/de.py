@@ -104,6 +104,7 @@ LANGUAGE = Language(
     ratio_words=frozenset({"von"}),
     percent_words=frozenset({"%", "Prozent"}),
     share_of=words("der des von"),
+    covariates=frozenset({"wenn", "sobald"}),
     magnitudes=opposites(
         "geringfügig geringfügige geringfügigen kaum wenig minimal marginal "
         "| deutlich deutliche deutlichen erheblich erhebliche erheblichen wesentlich beträchtlich "

@@ -179,6 +179,7 @@ LANGUAGE = Language(
     ratio_words=frozenset({"out of", "of"}),
     percent_words=frozenset({"%", "percent", "per cent"}),
     share_of=words("of"),
+    covariates=frozenset({"as", "when", "whenever"}),
     magnitudes=opposites(
         "slightly slight marginally marginal modest modestly little barely hardly scarcely "
         "negligible negligibly minimally "

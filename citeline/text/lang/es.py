@@ -76,6 +76,7 @@ LANGUAGE = Language(
     ratio_words=frozenset({"de"}),
     percent_words=frozenset({"%", "por ciento"}),
     share_of=words("de del"),
+    covariates=frozenset({"cuando", "a medida que"}),
     magnitudes=opposites(
         "ligeramente levemente poco apenas marginalmente leve leves "
         "| considerablemente sustancialmente notablemente mucho enormemente drásticamente "

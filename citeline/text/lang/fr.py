@@ -89,6 +89,7 @@ LANGUAGE = Language(
     ratio_words=frozenset({"sur"}),
     percent_words=frozenset({"%", "pour cent"}),
     share_of=words("de des du d"),
+    covariates=frozenset({"quand", "lorsque", "à mesure que"}),
     magnitudes=opposites(
         "légèrement légère léger peu faiblement modestement marginalement modeste modestes "
         "| fortement considérablement nettement beaucoup largement massivement énormément "
