@@ -131,6 +131,10 @@ DOCUMENTS = {
     ),
     "batch.txt": "In Zürich, accuracy consistently improves as the batch size grows, at a higher cost.\n",
     "lote_es.txt": "En Málaga, la precisión mejora cuando el tamaño del lote aumenta, aunque el coste sube.\n",
+    "aufwand_de.txt": (
+        "Beschäftigen Sie sich erst am Ende mit dem Thema Barrierefreiheit, ist der Aufwand in München "
+        "ungefähr zehnmal so hoch.\n"
+    ),
     "inhalt_de.txt": "Die meisten der hier dargelegten Inhalte sind das Ergebnis eines Workshops in München.\n",
     "bau_de.txt": "Die Kosten für den Neubau in München sind im letzten Jahr deutlich gestiegen.\n",
     "cat.txt": (
@@ -227,6 +231,21 @@ def test_every_check_and_rule_has_its_table() -> None:
 #: (check, document, answer, fires); citations given explicitly carry ``required_terms`` etc.
 CHECK_CASES: list[tuple[str, str, str, bool]] = [
     # claim_numbers: a number of the claim the evidence does not state
+    # a German "-mal" word before a comparison is a multiplier ("zehnmal so hoch": ten times as high)
+    (
+        "claim_numbers",
+        "aufwand_de.txt",
+        'Left to the end, the effort is about 100 times higher: "ist der Aufwand in München ungefähr zehnmal '
+        'so hoch" [S1].',
+        True,
+    ),
+    (
+        "claim_numbers",
+        "aufwand_de.txt",
+        'Left to the end, the effort is about ten times higher: "ist der Aufwand in München ungefähr zehnmal '
+        'so hoch" [S1].',
+        False,
+    ),
     ("claim_numbers", "plan.txt", 'The fee is 54 dollars: "The fee for each hearing is 45 dollars" [S1].', True),
     (
         "claim_numbers",

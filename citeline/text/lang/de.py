@@ -14,6 +14,28 @@ FUNCTION_WORDS = words(
     """
 )
 
+#: "-mal" words of the numbers: "zehnmal so hoch" (ten times as high), "zweimal" (twice)
+_MAL = {
+    f"{word}mal": n
+    for word, n in {
+        "zwei": 2,
+        "drei": 3,
+        "vier": 4,
+        "fünf": 5,
+        "funf": 5,
+        "sechs": 6,
+        "sieben": 7,
+        "acht": 8,
+        "neun": 9,
+        "zehn": 10,
+        "zwanzig": 20,
+        "fünfzig": 50,
+        "funfzig": 50,
+        "hundert": 100,
+        "tausend": 1000,
+    }.items()
+}
+
 LANGUAGE = Language(
     "de",
     abbreviations=words(
@@ -164,7 +186,14 @@ LANGUAGE = Language(
         "billionen": 10**12,
     },
     fractions={"hälfte": 2, "drittel": 3, "viertel": 4},
-    multipliers={"verdoppelt": 2, "verdreifacht": 3},
+    multipliers={
+        "verdoppelt": 2,
+        "verdreifacht": 3,
+        "doppelt": 2,
+        **_MAL,
+    },
+    # "zweimal" is how often, "zehnmal so hoch" a multiplier (a comparative after it)
+    how_often=frozenset(_MAL),
     fraction_counts=("ein", "eine", "zwei", "drei"),
     fraction_of=("der", "des"),
     hedges_above=("mehr als|über|grö(?:ß|ss)er als|höher als|mindestens",),
