@@ -135,6 +135,14 @@ DOCUMENTS = {
         "Beschäftigen Sie sich erst am Ende mit dem Thema Barrierefreiheit, ist der Aufwand in München "
         "ungefähr zehnmal so hoch.\n"
     ),
+    "algos.txt": (
+        "Some algorithms in Zürich directly try to find models based on well-known distributions. "
+        "One example of such an activation function is the sigmoid function.\n"
+    ),
+    "algos_de.txt": (
+        "Einige Algorithmen, die in München entwickelt wurden, setzen bekannte Verteilungen voraus, und die "
+        "Ergebnisse sind nicht immer gut.\n"
+    ),
     "inhalt_de.txt": "Die meisten der hier dargelegten Inhalte sind das Ergebnis eines Workshops in München.\n",
     "bau_de.txt": "Die Kosten für den Neubau in München sind im letzten Jahr deutlich gestiegen.\n",
     "cat.txt": (
@@ -443,6 +451,39 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         "lote_es.txt",
         "Según el informe, la precisión disminuye cuando el tamaño del lote aumenta: «la precisión mejora cuando "
         "el tamaño del lote aumenta» [S1].",
+        True,
+    ),
+    # quantifier_scope: every case, or one alone, where the quote speaks of some, or of an example
+    (
+        "quantifier_scope",
+        "algos.txt",
+        'Every algorithm rests on such assumptions: "Some algorithms in Zürich directly try to find models" [S1].',
+        True,
+    ),
+    (
+        "quantifier_scope",
+        "algos.txt",
+        'The sigmoid is the only activation used: "One example of such an activation function is the sigmoid '
+        'function" [S1].',
+        True,
+    ),
+    (
+        "quantifier_scope",
+        "algos.txt",
+        'Not every algorithm is general: "Some algorithms in Zürich directly try to find models" [S1].',
+        False,
+    ),
+    (
+        "quantifier_scope",
+        "algos.txt",
+        'The sigmoid is one such function: "One example of such an activation function is the sigmoid function" [S1].',
+        False,
+    ),
+    (
+        "quantifier_scope",
+        "algos_de.txt",
+        "Für die Praxis ist es wichtig zu wissen, dass alle Algorithmen bekannte Verteilungen voraussetzen: "
+        "„Einige Algorithmen, die in München entwickelt wurden, setzen bekannte Verteilungen voraus“ [S1].",
         True,
     ),
     # proportion_words: a share in words against the share the quote's sentence states

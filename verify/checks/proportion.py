@@ -10,6 +10,7 @@ import re
 
 from citeline.text.lang import Language
 from citeline.verify.checks import Check, Evidence
+from citeline.verify.claims import clause_bounds
 from citeline.verify.negation import WORD as NEGATION_WORD
 
 #: A share counts as stated by a figure this close to the interval a share word means.
@@ -102,6 +103,46 @@ def proportion_words(e: Evidence) -> str | None:
     return None
 
 
+@functools.cache
+def _scope_words(lang: Language, field: str) -> re.Pattern[str] | None:
+    found = getattr(lang, field)
+    if not found:
+        return None
+    words = "|".join(map(re.escape, sorted(found, key=len, reverse=True)))
+    return re.compile(rf"(?<![^\W\d_])(?:{words})(?![^\W\d_])", re.IGNORECASE)
+
+
+def _scoped(text: str, lang: Language, field: str) -> list[str]:
+    """The words of ``lang``'s ``field`` (universal or partial) in ``text``, one a negation stands
+    right before ("not always") left out."""
+    pattern = _scope_words(lang, field)
+    if pattern is None:
+        return []
+    out = []
+    for m in pattern.finditer(text):
+        before = [w.lower() for w in NEGATION_WORD.findall(text[max(0, m.start() - 30) : m.start()])][-2:]
+        if not any(lang.denies(w) for w in before):
+            out.append(m.group())
+    return out
+
+
+def quantifier_scope(e: Evidence) -> str | None:
+    """The claim's own words do not say that something holds of every case or of one alone ("Every
+    algorithm …", "the only activation function") where the quote's clause speaks of some cases or
+    of one example among others ("Some algorithms …", "One example of such an activation function
+    is …") and of none as all."""
+    if not e.cit.claim or not e.cit.quote or e.answer.unspaced or e.doc.unspaced:
+        return None
+    said = _scoped(e.own_words, e.answer, "universal")
+    if not said:
+        return None
+    clause = e.chunk.text[slice(*clause_bounds(e.chunk.text, e.start, e.end, e.doc))]
+    some = _scoped(clause, e.doc, "partial")
+    if not some or _scoped(clause, e.doc, "universal"):
+        return None
+    return f"the claim says {said[0]!r}, the quote's clause {some[0]!r}"
+
+
 CHECKS = (
     Check(
         "proportion_words",
@@ -109,5 +150,12 @@ CHECKS = (
         frozenset({"en", "de", "fr", "es"}),
         proportion_words,
         "a share the claim's own words give ('most of', 'about a third') is the share the quote's sentence states",
+    ),
+    Check(
+        "quantifier_scope",
+        "negation_mismatch",
+        frozenset({"en", "de", "fr", "es"}),
+        quantifier_scope,
+        "the claim's own words do not say 'every' or 'only' where the quote's clause says 'some' or 'for example'",
     ),
 )

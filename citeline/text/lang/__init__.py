@@ -189,6 +189,11 @@ class Language:
     #: words that open a clause of what a change goes with ("accuracy improves *as* the batch grows",
     #: "quand", "a medida que"): its direction is the condition's, not the claim's
     covariates: frozenset[str] = frozenset()
+    #: words that say a claim holds of every case or of one alone ("every", "always", "only"), and
+    #: words that say a passage speaks of some cases or of one example among others ("some", "often",
+    #: "for example", "such as"): read by :func:`citeline.verify.checks.proportion.quantifier_scope`
+    universal: frozenset[str] = frozenset()
+    partial: frozenset[str] = frozenset()
     #: share words and the interval of shares each means ("most of": above a half, "about a third":
     #: 0.25 to 0.42), read by :func:`citeline.verify.checks.proportion.proportion_words`
     proportions: dict[str, tuple[float, float]] = field(default_factory=dict)

@@ -127,6 +127,23 @@ LANGUAGE = Language(
     percent_words=frozenset({"%", "Prozent"}),
     share_of=words("der des von"),
     covariates=frozenset({"wenn", "sobald"}),
+    universal=frozenset(
+        {"jeder", "jede", "jedes", "jeden", "alle", "immer", "nur", "ausschließlich", "einzige", "einzig"}
+    ),
+    partial=frozenset(
+        {
+            "einige",
+            "manche",
+            "mehrere",
+            "manchmal",
+            "oft",
+            "zum beispiel",
+            "z. b.",
+            "beispielsweise",
+            "unter anderem",
+            "etwa",
+        }
+    ),
     magnitudes=opposites(
         "geringfügig geringfügige geringfügigen kaum wenig minimal marginal "
         "| deutlich deutliche deutlichen erheblich erhebliche erheblichen wesentlich beträchtlich "

@@ -180,6 +180,23 @@ LANGUAGE = Language(
     percent_words=frozenset({"%", "percent", "per cent"}),
     share_of=words("of"),
     covariates=frozenset({"as", "when", "whenever"}),
+    universal=frozenset({"every", "all", "always", "only", "sole", "solely", "exclusively", "never"}),
+    partial=frozenset(
+        {
+            "some",
+            "several",
+            "certain",
+            "sometimes",
+            "often",
+            "one example",
+            "for example",
+            "e.g.",
+            "such as",
+            "among",
+            "one of",
+            "in some cases",
+        }
+    ),
     magnitudes=opposites(
         "slightly slight marginally marginal modest modestly little barely hardly scarcely "
         "negligible negligibly minimally "

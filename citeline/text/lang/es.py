@@ -77,6 +77,12 @@ LANGUAGE = Language(
     percent_words=frozenset({"%", "por ciento"}),
     share_of=words("de del"),
     covariates=frozenset({"cuando", "a medida que"}),
+    universal=frozenset(
+        {"todos", "todas", "cada", "siempre", "solo", "sólo", "únicamente", "solamente", "único", "única"}
+    ),
+    partial=frozenset(
+        {"algunos", "algunas", "varios", "varias", "a veces", "por ejemplo", "entre otros", "entre otras"}
+    ),
     magnitudes=opposites(
         "ligeramente levemente poco apenas marginalmente leve leves "
         "| considerablemente sustancialmente notablemente mucho enormemente drásticamente "

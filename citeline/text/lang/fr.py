@@ -90,6 +90,12 @@ LANGUAGE = Language(
     percent_words=frozenset({"%", "pour cent"}),
     share_of=words("de des du d"),
     covariates=frozenset({"quand", "lorsque", "à mesure que"}),
+    universal=frozenset(
+        {"tous", "toutes", "chaque", "toujours", "seul", "seule", "seuls", "seules", "uniquement", "seulement"}
+    ),
+    partial=frozenset(
+        {"certains", "certaines", "quelques", "parfois", "souvent", "par exemple", "notamment", "entre autres", "parmi"}
+    ),
     magnitudes=opposites(
         "légèrement légère léger peu faiblement modestement marginalement modeste modestes "
         "| fortement considérablement nettement beaucoup largement massivement énormément "
