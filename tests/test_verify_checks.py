@@ -143,6 +143,7 @@ DOCUMENTS = {
         "Einige Algorithmen, die in München entwickelt wurden, setzen bekannte Verteilungen voraus, und die "
         "Ergebnisse sind nicht immer gut.\n"
     ),
+    "resources.txt": "Separation of resources in Zürich not only reduces the risk of competition but also stress.\n",
     "inhalt_de.txt": "Die meisten der hier dargelegten Inhalte sind das Ergebnis eines Workshops in München.\n",
     "bau_de.txt": "Die Kosten für den Neubau in München sind im letzten Jahr deutlich gestiegen.\n",
     "cat.txt": (
@@ -431,6 +432,21 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         "bau_de.txt",
         "Laut dem Bericht sind die Kosten für den Neubau erheblich gestiegen: „sind im letzten Jahr deutlich "
         "gestiegen“ [S1].",
+        False,
+    ),
+    # claim_direction: "not only" denies nothing; "heighten" is a rise
+    (
+        "claim_direction",
+        "resources.txt",
+        'Keeping resources apart heightens competition: "Separation of resources in Zürich not only reduces the '
+        'risk of competition" [S1].',
+        True,
+    ),
+    (
+        "claim_direction",
+        "resources.txt",
+        'Keeping resources apart lessens competition: "Separation of resources in Zürich not only reduces the '
+        'risk of competition" [S1].',
         False,
     ),
     # covariate_direction: a change said with what it goes with

@@ -47,7 +47,8 @@ def _directions(text: str, lang: Language) -> set[str]:
         if any(w in text for w in lang.down):
             out.add("down")
         return out
-    words = [w.lower() for w in NEGATION_WORD.findall(text)]
+    plain = lang.not_negation_re.sub(" ", text) if lang.not_negation_re is not None else text
+    words = [w.lower() for w in NEGATION_WORD.findall(plain)]  # "not only reduces" reduces
     for k, w in enumerate(words):
         if any(lang.denies(x) for x in words[max(0, k - 2) : k]):
             continue

@@ -232,6 +232,7 @@ LANGUAGE = Language(
         greatest expand expands expanded surge surged soar soared upward improve improves improved
         widen widens widened accelerate accelerated peak peaked double doubled triple tripled boost boosted
         exceed exceeds exceeded jump jumps jumped spike spiked rebound rebounded quadrupled
+        heighten heightens heightened heightening amplify amplifies amplified intensify intensifies intensified
         """
     ),
     down=words(
@@ -242,6 +243,7 @@ LANGUAGE = Language(
         plunged downward worsen worsens worsened narrows narrowed slows slowed halve
         halved contract contracted diminish diminished dip dipped slid slide tumble tumbled plummet plummeted
         dwindle dwindled sank sink shrinks
+        lessen lessens lessened weaken weakens weakened
         """
     ),
     monotone=(
