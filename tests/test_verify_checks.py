@@ -144,6 +144,7 @@ DOCUMENTS = {
         "Ergebnisse sind nicht immer gut.\n"
     ),
     "resources.txt": "Separation of resources in Zürich not only reduces the risk of competition but also stress.\n",
+    "pairs.txt": "The system in Zürich builds metaclusters by taking the most strongly connected pair first.\n",
     "inhalt_de.txt": "Die meisten der hier dargelegten Inhalte sind das Ergebnis eines Workshops in München.\n",
     "bau_de.txt": "Die Kosten für den Neubau in München sind im letzten Jahr deutlich gestiegen.\n",
     "cat.txt": (
@@ -447,6 +448,19 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         "resources.txt",
         'Keeping resources apart lessens competition: "Separation of resources in Zürich not only reduces the '
         'risk of competition" [S1].',
+        False,
+    ),
+    # opposite_degree: a grading word before an adverb grades the word after it too
+    (
+        "opposite_degree",
+        "pairs.txt",
+        'It starts building from the least connected pair, "taking the most strongly connected pair first" [S1].',
+        True,
+    ),
+    (
+        "opposite_degree",
+        "pairs.txt",
+        'It starts building from the most connected pair, "taking the most strongly connected pair first" [S1].',
         False,
     ),
     # covariate_direction: a change said with what it goes with

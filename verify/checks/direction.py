@@ -129,7 +129,10 @@ def _graded(text: str, lang: Language) -> dict[str, set[str]]:
         while j < len(words) and words[j] in degree:  # "moins élevé", "much lower"
             down ^= words[j] in lang.degree_down
             j += 1
-        for at in (k - 1, j):
+        after = [j]
+        if j + 1 < len(words) and lang.adverb_suffix and words[j].endswith(lang.adverb_suffix):
+            after.append(j + 1)  # "most strongly connected": what is graded is "connected"
+        for at in (k - 1, *after):
             if 0 <= at < len(words):
                 w = words[at]
                 if len(w) >= 3 and w not in lang.function_words and w not in degree and not w.isdigit():

@@ -194,6 +194,9 @@ class Language:
     #: "for example", "such as"): read by :func:`citeline.verify.checks.proportion.quantifier_scope`
     universal: frozenset[str] = frozenset()
     partial: frozenset[str] = frozenset()
+    #: the ending of the language's adverbs made of adjectives ("strongly"): a grading word before
+    #: one grades the word after it too ("most strongly connected")
+    adverb_suffix: str = ""
     #: share words and the interval of shares each means ("most of": above a half, "about a third":
     #: 0.25 to 0.42), read by :func:`citeline.verify.checks.proportion.proportion_words`
     proportions: dict[str, tuple[float, float]] = field(default_factory=dict)

@@ -131,8 +131,8 @@ LANGUAGE = Language(
         restrained
         """
     ),
-    degree_up=words("more higher high greater larger bigger better increased faster longer"),
-    degree_down=words("less fewer lower low smaller lesser worse reduced decreased slower shorter"),
+    degree_up=words("more most higher high greater larger bigger better increased faster longer"),
+    degree_down=words("less least fewer lower low smaller lesser worse reduced decreased slower shorter"),
     comparand_openers=words("than compared versus vs relative whereas unlike"),
     comparisons=words("than compared versus vs relative whereas unlike"),
     antonyms=antonyms_of("en"),
@@ -197,6 +197,7 @@ LANGUAGE = Language(
             "in some cases",
         }
     ),
+    adverb_suffix="ly",
     magnitudes=opposites(
         "slightly slight marginally marginal modest modestly little barely hardly scarcely "
         "negligible negligibly minimally "
