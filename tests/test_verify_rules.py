@@ -1745,3 +1745,28 @@ def test_the_sources_own_brackets_are_found_as_written(tmp_path: Path) -> None:
         ("verified", "exact after folding"),
         ("verified", "exact after folding; the writer's insertions left out: [in practice]"),
     ]
+
+
+# ------------------------------------------------------------------------ the word lists shipped
+
+
+@pytest.mark.parametrize("code", ["en", "de", "fr", "es"])
+def test_the_lists_of_rises_falls_and_opposites_are_shipped_and_hold_no_word_on_both_sides(code: str) -> None:
+    """directions/ and opposites/ are package data (an installed citeline reads them); no form is
+    both a rise and a fall, and every form is one lower-case word."""
+    lang = language.of(code)
+    listed_up, listed_down = language.directions_of(code, "up"), language.directions_of(code, "down")
+    assert len(listed_up) > 50
+    assert len(listed_down) > 50
+    assert listed_up <= lang.up
+    assert listed_down <= lang.down
+    assert not lang.up & lang.down
+    assert all(w == w.lower() and " " not in w for w in listed_up | listed_down)
+    assert len(lang.antonyms) > 80
+    assert all(one and other and not one & other for one, other in lang.antonyms)
+    # the lists are the language's own: German "steigt", French "baisse", Spanish "aumenta"
+    own = {"en": "increases", "de": "steigt", "fr": "baisse", "es": "aumenta"}[code]
+    assert own in lang.up | lang.down
+    assert all(
+        own not in language.of(other).up | language.of(other).down for other in {"en", "de", "fr", "es"} - {code}
+    )

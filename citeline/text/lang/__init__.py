@@ -38,6 +38,18 @@ def opposites(text: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
     return tuple(out)
 
 
+def directions_of(code: str, side: str) -> frozenset[str]:
+    """The words of a language that say an amount rises (``side`` "up") or falls ("down"), one form a
+    line in ``directions/SIDE_CODE.txt`` beside this module (``#`` starts a comment), or none."""
+    from importlib import resources
+
+    path = resources.files("citeline.text.lang").joinpath("directions", f"{side}_{code}.txt")
+    if not path.is_file():
+        return frozenset()
+    text = path.read_text(encoding="utf-8")
+    return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
 def antonyms_of(code: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
     """The general lexicon of opposite words of a language (``opposites/CODE.txt`` beside this
     module, one pair a line as :func:`opposites` reads them; ``#`` starts a comment), or ()."""
@@ -348,4 +360,4 @@ def every() -> tuple[Language, ...]:
     return tuple(of(code) for code in CODES)
 
 
-__all__ = ["CODES", "NONE", "Language", "antonyms_of", "every", "of", "words"]
+__all__ = ["CODES", "NONE", "Language", "antonyms_of", "directions_of", "every", "of", "words"]

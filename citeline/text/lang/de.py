@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citeline.text.lang import Language, antonyms_of, opposites, words
+from citeline.text.lang import Language, antonyms_of, directions_of, opposites, words
 
 FUNCTION_WORDS = words(
     """
@@ -171,13 +171,15 @@ LANGUAGE = Language(
         steigt stieg gestiegen steigen wächst wuchs gewachsen wachsen erhöht erhöhte erhöhen zunahme
         zugenommen höher größer gestiegene anstieg verdoppelt
         """
-    ),
+    )
+    | directions_of("de", "up"),
     down=words(
         """
         sinkt sank gesunken sinken fällt fiel gefallen fallen verringert verringerte verringern abnahme
         abgenommen niedriger kleiner rückgang halbiert gesenkt senkt
         """
-    ),
+    )
+    | directions_of("de", "down"),
     monotone=("jedes jahr", "jährlich", "stetig", "kontinuierlich", "durchgehend", "von jahr zu jahr"),
     period_current=("laufendes jahr", "berichtsjahr", "geschäftsjahr", "aktuelles jahr", "ende der periode"),
     period_prior=("vorjahr", "vorperiode", "beginn der periode"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citeline.text.lang import Language, antonyms_of, opposites, words
+from citeline.text.lang import Language, antonyms_of, directions_of, opposites, words
 
 FUNCTION_WORDS = words(
     """
@@ -235,7 +235,8 @@ LANGUAGE = Language(
         exceed exceeds exceeded jump jumps jumped spike spiked rebound rebounded quadrupled
         heighten heightens heightened heightening amplify amplifies amplified intensify intensifies intensified
         """
-    ),
+    )
+    | directions_of("en", "up"),
     down=words(
         """
         decrease decreases decreased decreasing fall falls fell fallen falling decline declines declined
@@ -246,7 +247,8 @@ LANGUAGE = Language(
         dwindle dwindled sank sink shrinks
         lessen lessens lessened weaken weakens weakened
         """
-    ),
+    )
+    | directions_of("en", "down"),
     monotone=(
         "every year",
         "each year",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citeline.text.lang import Language, antonyms_of, opposites, words
+from citeline.text.lang import Language, antonyms_of, directions_of, opposites, words
 
 FUNCTION_WORDS = words(
     """
@@ -104,8 +104,10 @@ LANGUAGE = Language(
         aceptado aceptada | rechazado rechazada
         """
     ),
-    up=words("aumenta aumentó aumento sube subió crece creció crecimiento mayor superior alza duplicó"),
-    down=words("disminuye disminuyó disminución baja bajó cae cayó caída menor inferior reducción redujo"),
+    up=words("aumenta aumentó aumento sube subió crece creció crecimiento mayor superior alza duplicó")
+    | directions_of("es", "up"),
+    down=words("disminuye disminuyó disminución baja bajó cae cayó caída menor inferior reducción redujo")
+    | directions_of("es", "down"),
     monotone=("cada año", "año tras año", "constantemente", "continuamente"),
     units=tuple(
         "cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciséis "

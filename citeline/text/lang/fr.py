@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citeline.text.lang import Language, antonyms_of, opposites, words
+from citeline.text.lang import Language, antonyms_of, directions_of, opposites, words
 
 FUNCTION_WORDS = words(
     """
@@ -122,13 +122,15 @@ LANGUAGE = Language(
         augmente augmenté augmentation hausse croît croissance progresse progression supérieur
         supérieure élevé élevée double doublé grimpe monte monté
         """
-    ),
+    )
+    | directions_of("fr", "up"),
     down=words(
         """
         diminue diminué diminution baisse baissé recul recule décroît chute chuté inférieur
         inférieure faible réduit réduite réduction
         """
-    ),
+    )
+    | directions_of("fr", "down"),
     monotone=("chaque année", "d'année en année", "régulièrement", "continuellement", "constamment"),
     period_current=("exercice en cours", "période en cours", "fin de période", "fin d'exercice", "année en cours"),
     period_prior=("exercice précédent", "période précédente", "année précédente", "début de période"),
