@@ -63,6 +63,8 @@ class Outcome:
     flags: tuple[str, ...] = ()
     reason: str = ""
     source: str = ""
+    #: whether a source of the answer's context changed since the writer saw it (mapped, see above)
+    changed: bool = False
 
     @property
     def wrong(self) -> bool:
@@ -133,9 +135,9 @@ def halves() -> dict[str, str]:
 
 
 @contextmanager
-def labelled_store() -> Iterator[tuple[Store, dict[str, dict[str, str]], int]]:
+def labelled_store() -> Iterator[tuple[Store, dict[str, dict[str, str]], set[tuple[str, str]]]]:
     """A temporary store of the answers' PDFs, and each context's markers mapped to chunk ids; the
-    count of sources whose text changed since the writers saw it."""
+    (context, marker) of each source whose text changed since the writers saw it."""
     ctxs = contexts()
     documents = sorted({s["document"] for c in ctxs.values() for s in c["sources"]})
     missing = [d for d in documents if not (SHARED / d).exists()]
@@ -155,7 +157,7 @@ def labelled_store() -> Iterator[tuple[Store, dict[str, dict[str, str]], int]]:
             )
             by_doc = {d: list(store.iter_chunks(document=Path(d).name)) for d in documents}
             quoted = _quotes_by_context()
-            changed = 0
+            changed: set[tuple[str, str]] = set()
             mapped: dict[str, dict[str, str]] = {}
             for cid, c in ctxs.items():
                 sources: dict[str, str] = {}
@@ -163,7 +165,7 @@ def labelled_store() -> Iterator[tuple[Store, dict[str, dict[str, str]], int]]:
                     chunks = by_doc[s["document"]]
                     same = next((k for k in chunks if k.text == s["text"]), None)
                     if same is None:
-                        changed += 1
+                        changed.add((cid, s["marker"]))
                         same = _closest(chunks, s["text"], quoted.get(cid, ()))
                     sources[s["marker"]] = same.chunk_id
                 mapped[cid] = sources
@@ -242,14 +244,14 @@ def evaluate(options: VerifyOptions | None = None, *, by_check: bool = False) ->
     false passes each prevents and the false fails each causes (``by_check``)."""
     options = options or VerifyOptions(log=False)
     with labelled_store() as (store, mapped, changed):
-        outcomes = _outcomes(store, mapped, options)
-        result = _result(outcomes, changed)
+        outcomes = _outcomes(store, mapped, options, changed)
+        result = _result(outcomes, len(changed))
         if by_check:
             base = result["halves"]
             table: dict[str, Any] = {}
             for name in names():
                 off = dataclasses.replace(options, disabled=options.disabled | {name})
-                halves_off = _result(_outcomes(store, mapped, off), changed)["halves"]
+                halves_off = _result(_outcomes(store, mapped, off, changed), len(changed))["halves"]
                 table[name] = {
                     h: {
                         "false_passes_prevented": halves_off[h]["false_passes"] - base[h]["false_passes"],
@@ -264,7 +266,9 @@ def evaluate(options: VerifyOptions | None = None, *, by_check: bool = False) ->
     return result
 
 
-def _outcomes(store: Store, mapped: dict[str, dict[str, str]], options: VerifyOptions) -> list[Outcome]:
+def _outcomes(
+    store: Store, mapped: dict[str, dict[str, str]], options: VerifyOptions, changed: set[tuple[str, str]]
+) -> list[Outcome]:
     half_of = halves()
     ctxs = contexts()
     outcomes: list[Outcome] = []
@@ -289,6 +293,7 @@ def _outcomes(store: Store, mapped: dict[str, dict[str, str]], options: VerifyOp
                     flags=tuple(r.flags) if r is not None else (),
                     reason=r.reason if r is not None else "",
                     source=label.get("source", ""),
+                    changed=any((a["context"], s["marker"]) in changed for s in ctx["sources"]),
                 )
             )
     return outcomes
@@ -296,12 +301,20 @@ def _outcomes(store: Store, mapped: dict[str, dict[str, str]], options: VerifyOp
 
 def _result(outcomes: list[Outcome], changed: int) -> dict[str, Any]:
     tallies = {h: Tally() for h in ("tuning", "evaluation")}
+    unchanged = {h: Tally() for h in ("tuning", "evaluation")}
     for o in outcomes:
         tallies[o.half].add(o)
+        if not o.changed:
+            unchanged[o.half].add(o)
     return {
         "answers": len({o.answer for o in outcomes}),
         "sources_changed_since_written": changed,
         "halves": {h: t.as_json() for h, t in tallies.items()},
+        # the same, on the answers whose context's every source is the text its writer saw (no
+        # mapping to today's chunks: what verify does, apart from what extraction changed since)
+        "unchanged_contexts": {
+            h: {k: v for k, v in t.as_json().items() if k != "by_kind"} for h, t in unchanged.items()
+        },
         "failures": [o.__dict__ for o in outcomes if o.half == "tuning" and o.wrong],
         "statuses": dict(Counter(o.status for o in outcomes)),
     }
@@ -325,7 +338,9 @@ def by_check_lines(result: dict[str, Any]) -> Iterable[str]:
 def summary_lines(result: dict[str, Any]) -> Iterable[str]:
     yield "| half | faithful | false fails | unfaithful | false passes | contradicts in other words (passed) |"
     yield "|---|---|---|---|---|---|"
-    for half, t in result["halves"].items():
+    rows = [(half, t) for half, t in result["halves"].items()]
+    rows += [(f"{half}, unchanged sources only", t) for half, t in result.get("unchanged_contexts", {}).items()]
+    for half, t in rows:
         yield (
             f"| {half} | {t['faithful']} | {t['false_fails']} ({t['false_fail_rate']:.1%}) | {t['unfaithful']} | "
             f"{t['false_passes']} ({t['false_pass_rate']:.1%}) | {t['contradicts_other']} "
