@@ -137,7 +137,9 @@ PROCESS_RUNNERS = {
 def child(runner: str, path: Path | Sequence[Path], workdir: Path) -> tuple[float, float, float, bool]:
     """``(wall seconds, CPU seconds, peak RSS MB, ok)`` of one fresh process running ``runner`` on
     ``path``, or on several files one after the other (CPU: user + system time of the process and
-    its children, from ``wait4``; on a shared machine it moves less than the wall time; peak RSS:
+    its children, from ``wait4``; on a shared machine it moves less than the wall time. ``citeline
+    ingest``'s workers are children of a forkserver it never waits for, so its CPU time is the
+    command's own, without its workers'; peak RSS:
     the reader's own high-water mark, which it prints). ``ingest`` adds the files to
     ``workdir/ingest.db``: the first file of a round creates the database, as ingesting a corpus
     file by file would."""

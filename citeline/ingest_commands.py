@@ -238,8 +238,10 @@ def ingest(
     failed = [o for o in summary.outcomes if o.status == "failed"]
     for o in failed:
         click.echo(printable(f"failed: {o.message}"), err=True)
-    if failed and not allow_failures:
-        sys.exit(EXIT_FAILURE)
+    from citeline.cli import exit_now
+
+    store.close()  # every version is committed; closing checkpoints SQLite's write-ahead log
+    exit_now(EXIT_FAILURE if failed and not allow_failures else 0)
 
 
 # ----------------------------------------------------------------------------- status

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Literal
 
+from citeline.garbage import few_collections
 from citeline.ingest.chunker import CHUNKER_VERSION, DEFAULT_OVERLAP, DEFAULT_TARGET, chunk
 from citeline.ingest.clean.pipeline import CleanSettings, RawFurniture, RawHyphenation, clean, settings_fingerprint
 from citeline.ingest.extract import Extraction, Limits, SourceFile, extract_source, pdf_backend, read_source
@@ -125,6 +126,15 @@ def process_source(
     password: str | None = None,
     limits: Limits = Limits(),
     collection: str = "",
+) -> ProcessedDocument:
+    """Extract, clean and chunk an already-read file, the garbage collector running seldom
+    (:func:`citeline.garbage.few_collections`)."""
+    with few_collections():
+        return _process_source(source, uri, settings, password=password, limits=limits, collection=collection)
+
+
+def _process_source(
+    source: SourceFile, uri: str, settings: PipelineSettings, *, password: str | None, limits: Limits, collection: str
 ) -> ProcessedDocument:
     t0 = time.perf_counter()
     extraction = extract_source(

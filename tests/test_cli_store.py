@@ -54,6 +54,28 @@ def test_ingest_summary_failures_and_exit_codes(sqlite_url: str, root: Path) -> 
     assert out.splitlines()[2].split()[:4] == ["0", "0", "2", "1"]
 
 
+def test_ingest_as_its_own_process_exits_at_once_with_its_output_and_its_store_complete(
+    tmp_path: Path, root: Path
+) -> None:
+    """The real command (``citeline.cli.main``) ends with ``exit_now``: the summary and the failure
+    line written through a pipe, the exit status kept, every version committed and SQLite's
+    write-ahead log checkpointed (no ``-wal`` file left)."""
+    db_path = tmp_path / "own.db"
+    cmd = [sys.executable, "-m", "citeline.cli", "--db", f"sqlite:///{db_path}", "ingest", str(root), "--workers", "1"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1  # empty.pdf failed
+    assert done.stdout.splitlines()[2].split()[:4] == ["2", "0", "0", "1"]
+    assert f"{root / 'empty.pdf'}: file is empty (0 bytes)" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert sorted(p.name for p in tmp_path.glob("own.db*")) == ["own.db"]
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("SELECT count(*) FROM document_versions").fetchone()[0] == 2
+    again = [*cmd, "--allow-failures", "-q", "--retry-failed"]
+    done = subprocess.run(again, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0
+    assert done.stdout.splitlines()[2].split()[:4] == ["0", "0", "2", "1"]
+
+
 def test_db_option_before_after_and_environment(tmp_path: Path, root: Path) -> None:
     a, b, c = (f"sqlite:///{tmp_path / n}" for n in ("a.db", "b.db", "c.db"))
     (root / "empty.pdf").unlink()

@@ -253,7 +253,8 @@ def test_other_start_methods(start_method: str, tmp_path: Path) -> None:
 def test_a_forkserver_started_early_hands_its_imports_to_every_worker_and_not_to_the_parent() -> None:
     """``citeline ingest`` starts the workers' forkserver before it opens the store: the workers
     then start with the extraction modules and word frequencies loaded, the parent never imports
-    them, and with ``--extractor pdfium`` pdfplumber is left out. A fresh interpreter, so that no
+    them (the pdfium glyph reader and the English language module among them), and with
+    ``--extractor pdfium`` pdfplumber is left out. A fresh interpreter, so that no
     forkserver of this test process is already running."""
     program = """
 import sys
@@ -261,7 +262,10 @@ from citeline.ingest.workers import warm_workers
 from citeline.ingest.isolate import IsolatedPool
 from tests import isolate_tasks as tasks
 assert warm_workers("pdfium")
-names = ["pypdfium2", "citeline.ingest.pipeline", "citeline.ingest.worker_warmup", "wordfreq", "pdfplumber"]
+names = [
+    "pypdfium2", "citeline.ingest.pipeline", "citeline.ingest.worker_warmup", "wordfreq",
+    "citeline.ingest.extract.pdfium_glyphs", "citeline.text.lang.en", "pdfplumber",
+]
 with IsolatedPool(tasks.loaded, workers=1) as pool:
     seen = dict(pool.imap_unordered([(n, n) for n in names]))
 print(" ".join(n for n in names if seen[n]))
@@ -271,7 +275,10 @@ print(" ".join(n for n in names if n in sys.modules))
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=root, timeout=120)
     assert done.returncode == 0, done.stderr
     in_worker, in_parent = done.stdout.splitlines()
-    assert in_worker.split() == ["pypdfium2", "citeline.ingest.pipeline", "citeline.ingest.worker_warmup", "wordfreq"]
+    assert in_worker.split() == [
+        "pypdfium2", "citeline.ingest.pipeline", "citeline.ingest.worker_warmup", "wordfreq",
+        "citeline.ingest.extract.pdfium_glyphs", "citeline.text.lang.en",
+    ]  # fmt: skip
     assert in_parent == ""
 
 

