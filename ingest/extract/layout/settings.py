@@ -37,7 +37,8 @@ from citeline.ingest.errors import LayoutSettingError
 #: cells of a table without rules whose cells wrap whole, row by row; 13 reads diagonal text, a
 #: stamp across the page, apart from the lines it crosses; 14 reads a column beside another across a
 #: gap wider than ``beside_gap`` apart from it, a margin glossary beside the body, instead of line by
-#: line in turn with it.)
+#: line in turn with it, and the lines beside a big list number as lines of their own, not as its
+#: scripts.)
 LAYOUT_VERSION = 14
 
 
