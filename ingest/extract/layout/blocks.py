@@ -532,6 +532,8 @@ def _gutter_split(
         and p.bottom < inner_bottom
     ]
     afloat = {id(p) for p in floating}
+    # a floating caption's last lines that no longer cross the gutter float with it
+    floating += _caption_tail(floating, left + right, afloat)
     spanning = [p for p in crossing if id(p) not in afloat]
     # lines of running text crossing the gutter with text beside them, across a gap wider than a
     # word space, are lines of another column (a body column beside a margin glossary, over a boxed
@@ -546,8 +548,8 @@ def _gutter_split(
     if inside:
         floating += inside
         afloat.update(id(p) for p in inside)
-        left = [p for p in left if id(p) not in afloat]
-        right = [p for p in right if id(p) not in afloat]
+    left = [p for p in left if id(p) not in afloat]
+    right = [p for p in right if id(p) not in afloat]
 
     # sections between spanning pieces, top to bottom
     spanning.sort(key=lambda p: (p.baseline, p.x0))
@@ -582,6 +584,33 @@ def _gutter_split(
     if floating:
         out.append((floating, True))
     note_gutter(g0, g1, left + right)  # as tall as the columns beside it
+    return out
+
+
+def _caption_tail(floating: list[Piece], sides: list[Piece], afloat: set[int]) -> list[Piece]:
+    """The pieces of ``sides`` that go on a floating piece's text on the next lines: starting where it
+    starts, in its type, a line's pitch below it, the line above running on (a figure's caption
+    beside a column whose last line is short of the gutter). Each is added to ``afloat``."""
+    out: list[Piece] = []
+    tail = sorted((p for p in floating if p.words), key=lambda p: p.baseline)
+    for p in tail:
+        last = p
+        while _runs_on(last):
+            em = max(last.size, 1.0)
+            below = [
+                q
+                for q in sides
+                if id(q) not in afloat
+                and q.words
+                and abs(q.x0 - last.x0) <= 0.5 * em
+                and abs(q.size - last.size) <= 0.1 * em
+                and 0 < q.baseline - last.baseline <= 1.6 * em
+            ]
+            if len(below) != 1:
+                break
+            last = below[0]
+            afloat.add(id(last))
+            out.append(last)
     return out
 
 
