@@ -6,6 +6,7 @@ raw stream and geometry, and differ only where the two parsers see different gly
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import functools
 import io
@@ -178,22 +179,48 @@ def _ocr_page(
     return dataclasses.replace(pg, glyphs=[], rules=[], unmapped=0, ocr_lines=lines, ocr=info)
 
 
+#: A page drawn with at least one text object per this many glyphs (a word per object, as an OCR
+#: engine's text layer) is looked at object by object for objects pdfium read nothing from ...
+WORDS_PER_OBJECT = 8
+#: ... and has lost text when at least this share of its text objects (and :data:`LOST_OBJECTS`) gave
+#: pdfium no character. On a Russian datasheet's OCR layer pdfium reads no character from the objects
+#: of one-letter words ("в", "к", "с") and their spaces: 45 to 50% of each page's objects; a typeset
+#: page loses none, a newsletter's page at most 9 of 36 (its space objects).
+LOST_SHARE = 0.3
+LOST_OBJECTS = 20
+
+
 def lost_text(page: Any, glyphs: int, pdfium_c: Any) -> bool:
-    """Whether pdfium drew more text objects on a page than it read characters from it: each text
-    object shows at least one glyph, so the rest of the page's text was lost (a non-embedded CJK
-    font whose predefined CMap pdfium lacks: HeiseiMin, Ryumin in Japanese official documents).
-    Objects are only counted on pages with more page objects than twice their characters."""
+    """Whether pdfium lost text on a page: it drew more text objects than it read characters (each
+    text object shows at least one glyph: a non-embedded CJK font whose predefined CMap pdfium lacks,
+    HeiseiMin, Ryumin in Japanese official documents); or, on a page of a text object per word or
+    so, at least :data:`LOST_SHARE` of them gave it no character (an OCR layer whose one-letter words
+    pdfium drops). Objects are only counted on pages with more page objects than twice their
+    characters, or a text object per :data:`WORDS_PER_OBJECT` glyphs."""
     objects = pdfium_c.FPDFPage_CountObjects(page)
-    if objects <= 2 * glyphs:
+    if objects <= 2 * glyphs and objects * WORDS_PER_OBJECT < glyphs:
         return False
     get, kind, text = pdfium_c.FPDFPage_GetObject, pdfium_c.FPDFPageObj_GetType, pdfium_c.FPDF_PAGEOBJ_TEXT
-    count = 0
+    texts = []
     for i in range(objects):
-        if kind(get(page, i)) == text:
-            count += 1
-            if count > glyphs:
+        obj = get(page, i)
+        if kind(obj) == text:
+            texts.append(ctypes.cast(obj, ctypes.c_void_p).value)
+            if len(texts) > glyphs:
                 return True
-    return False
+    if len(texts) < LOST_OBJECTS or len(texts) * WORDS_PER_OBJECT < glyphs:
+        return False
+    textpage = pdfium_c.FPDFText_LoadPage(page)
+    try:
+        of_char = pdfium_c.FPDFText_GetTextObject
+        read = {
+            ctypes.cast(of_char(textpage, i), ctypes.c_void_p).value
+            for i in range(pdfium_c.FPDFText_CountChars(textpage))
+        }
+    finally:
+        pdfium_c.FPDFText_ClosePage(textpage)
+    lost = sum(1 for obj in texts if obj not in read)
+    return lost >= LOST_OBJECTS and lost >= LOST_SHARE * len(texts)
 
 
 def unmapped_share(page: PageGlyphs) -> float:
@@ -322,7 +349,8 @@ def extract_pdfium(
             finally:
                 page.close()
             if lost:
-                # text objects pdfium read no characters from (a CJK font it has no CMap for)
+                # text objects pdfium read no characters from (a CJK font it has no CMap for, an OCR
+                # layer's one-letter words)
                 better = other.page(index)
                 if better is not None and len(better.glyphs) > len(pg.glyphs):
                     replaced.append(pg.number)

@@ -490,7 +490,20 @@ def _gutter_split(
     # last column of a reference list), not when lines run across it (a table's narrow first column
     # above a two-column body)
     short_ok = sum(p.chars for p in crossing) <= settings.gutter_slack * total
-    if not (_enough_text(left, total, settings, short_ok) and _enough_text(right, total, settings, short_ok)):
+    # a narrow column beside the body (a margin glossary, a sidebar) across a clear gutter: nothing
+    # crosses the gutter where the two sides stand beside each other (a running head above both
+    # may), and the gutter is wider than a word space could be
+    em = _median_size(items)
+    clear = (
+        bool(left and right)
+        and g1 - g0 >= settings.beside_gap * em
+        and not any(_overlaps(p, left) and _overlaps(p, right) for p in crossing)
+        and _beside_rows(left, right, settings) >= 2
+    )
+    if not (
+        _enough_text(left, total, settings, short_ok or clear, clear)
+        and _enough_text(right, total, settings, short_ok or clear, clear)
+    ):
         return None
     # short pieces in rows across the gutter are a table's columns, read row by row; unless the sides
     # drift apart (an index) or one side runs a paragraph beside them (a worked example beside a small
@@ -519,14 +532,24 @@ def _gutter_split(
         and p.bottom < inner_bottom
     ]
     afloat = {id(p) for p in floating}
+    # a floating caption's last lines that no longer cross the gutter float with it
+    floating += _caption_tail(floating, left + right, afloat)
     spanning = [p for p in crossing if id(p) not in afloat]
+    # lines of running text crossing the gutter with text beside them, across a gap wider than a
+    # word space, are lines of another column (a body column beside a margin glossary, over a boxed
+    # two-column insert), not full-width lines cutting the region into sections: cutting there
+    # would read the two columns line by line in turn; the region is cut into bands instead. (An
+    # author block's names crossing the gutter beside each other are short: cells of a row.)
+    gap = settings.beside_gap * em
+    if sum(1 for p in spanning if len(p.words) >= settings.paragraph_words and _beside(p, left + right, gap)) >= 2:
+        return None
     # pieces standing inside the gutter itself, next to both columns, float too
     inside = [p for p in left + right if g0 - 1 <= p.x0 and p.x1 <= g1 + 1 and inner_top < p.top < inner_bottom]
     if inside:
         floating += inside
         afloat.update(id(p) for p in inside)
-        left = [p for p in left if id(p) not in afloat]
-        right = [p for p in right if id(p) not in afloat]
+    left = [p for p in left if id(p) not in afloat]
+    right = [p for p in right if id(p) not in afloat]
 
     # sections between spanning pieces, top to bottom
     spanning.sort(key=lambda p: (p.baseline, p.x0))
@@ -561,6 +584,33 @@ def _gutter_split(
     if floating:
         out.append((floating, True))
     note_gutter(g0, g1, left + right)  # as tall as the columns beside it
+    return out
+
+
+def _caption_tail(floating: list[Piece], sides: list[Piece], afloat: set[int]) -> list[Piece]:
+    """The pieces of ``sides`` that go on a floating piece's text on the next lines: starting where it
+    starts, in its type, a line's pitch below it, the line above running on (a figure's caption
+    beside a column whose last line is short of the gutter). Each is added to ``afloat``."""
+    out: list[Piece] = []
+    tail = sorted((p for p in floating if p.words), key=lambda p: p.baseline)
+    for p in tail:
+        last = p
+        while _runs_on(last):
+            em = max(last.size, 1.0)
+            below = [
+                q
+                for q in sides
+                if id(q) not in afloat
+                and q.words
+                and abs(q.x0 - last.x0) <= 0.5 * em
+                and abs(q.size - last.size) <= 0.1 * em
+                and 0 < q.baseline - last.baseline <= 1.6 * em
+            ]
+            if len(below) != 1:
+                break
+            last = below[0]
+            afloat.add(id(last))
+            out.append(last)
     return out
 
 
@@ -604,15 +654,56 @@ def _trim_to_empty_side(
     return start, width
 
 
-def _enough_text(side: list[Piece], total: int, settings: LayoutSettings, short_ok: bool = False) -> bool:
+def _enough_text(
+    side: list[Piece], total: int, settings: LayoutSettings, short_ok: bool = False, clear: bool = False
+) -> bool:
     """Enough text for a column: a share of the region's (or with ``short_ok`` a column's worth of
-    lines: the short last column of a reference list), on at least three lines."""
+    lines: the short last column of a reference list; or with ``clear``, a side standing beside the
+    other across a clear gutter, three lines: a margin glossary), on at least three lines."""
     rows = len({round(p.baseline) for p in side})
     if rows < 3:
         return False
     return sum(p.chars for p in side) >= settings.min_side_share * total or (
-        short_ok and rows >= settings.min_side_lines
+        short_ok and (clear or rows >= settings.min_side_lines)
     )
+
+
+def _median_size(items: Sequence[Piece]) -> float:
+    """The median type size of ``items`` (an em), at least a point."""
+    sizes = sorted(p.size for p in items)
+    return max(sizes[len(sizes) // 2], 1.0) if sizes else 1.0
+
+
+def _overlaps(p: Piece, side: Sequence[Piece]) -> bool:
+    """``p`` stands at the height of some piece of ``side`` (their boxes overlap vertically)."""
+    return any(q.top < p.bottom and p.top < q.bottom for q in side)
+
+
+def _beside(p: Piece, others: Sequence[Piece], gap: float) -> bool:
+    """Some piece of ``others`` stands beside ``p``, on its row (their middles each within the other's
+    height), across a horizontal gap of at least ``gap`` points."""
+    middle = (p.top + p.bottom) / 2
+    for q in others:
+        if q is p or not (q.top < middle < q.bottom and p.top < (q.top + q.bottom) / 2 < p.bottom):
+            continue
+        if q.x1 <= p.x0 - gap or q.x0 >= p.x1 + gap:
+            return True
+    return False
+
+
+#: Two pieces stand on one baseline when their baselines differ by at most this share of an em (a
+#: table's cells; a glossary in other type beside the body meets its baselines only by chance).
+ROW_EXACT = 0.1
+
+
+def _beside_rows(left: Sequence[Piece], right: Sequence[Piece], settings: LayoutSettings) -> int:
+    """How many pieces of the side with fewer stand at the height of the other side (the rows the two
+    sides share: a margin glossary beside the body, not a note under it); none when most of them
+    stand on the other side's baselines (a table's columns, whose cells line up in rows)."""
+    few, many = (left, right) if len(left) <= len(right) else (right, left)
+    if _partnered(few, many, settings, exact=True) >= settings.max_row_share * len(few):
+        return 0
+    return sum(1 for p in few if _overlaps(p, many))
 
 
 def _long_pieces(side: list[Piece], settings: LayoutSettings) -> bool:
@@ -635,13 +726,20 @@ def _independent(left: list[Piece], right: list[Piece], settings: LayoutSettings
     few, many = (left, right) if len(left) <= len(right) else (right, left)
     if len({round(p.baseline) for p in few}) < settings.min_side_lines:
         return False
+    return _partnered(few, many, settings) < settings.max_row_share * len(few)
+
+
+def _partnered(few: Sequence[Piece], many: Sequence[Piece], settings: LayoutSettings, exact: bool = False) -> int:
+    """How many pieces of ``few`` have a piece of ``many`` on their baseline (a table's cells do),
+    within the baseline tolerance, or with ``exact`` within :data:`ROW_EXACT` of an em (a table's
+    cells stand on one baseline; lines of two columns in another size meet one now and then)."""
     bases = sorted(p.baseline for p in many)
     partnered = 0
     for p in few:
-        reach = settings.baseline_tolerance * p.size
+        reach = (ROW_EXACT if exact else settings.baseline_tolerance) * p.size
         k = bisect.bisect_left(bases, p.baseline - reach)
         partnered += k < len(bases) and bases[k] <= p.baseline + reach
-    return partnered < settings.max_row_share * len(few)
+    return partnered
 
 
 def _ruled_apart(left: list[Piece], right: list[Piece], x0: float, x1: float, rules: Sequence[Rule]) -> bool:

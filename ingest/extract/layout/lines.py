@@ -123,6 +123,15 @@ def piece_of(words: Sequence[Word]) -> Piece:
     )
 
 
+#: A piece of this many words or more in type under :data:`MIN_SCRIPT` of a row's size is a line of
+#: its own, not a script of that row: the text lines beside a list number or a drop cap set two and
+#: a half times their size (in a newsletter, the line under the one a big "5" stands on was read
+#: into that line, word by word in turn). A script, a footnote mark, a formula's index, is a word or
+#: two (a diagram's labels in a math textbook are scripts at a third of their base's size).
+SCRIPT_WORDS = 4
+MIN_SCRIPT = 0.5
+
+
 def group_rows(items: Iterable[Piece], settings: LayoutSettings) -> list[list[Piece]]:
     """Pieces of one baseline, top to bottom (each row left to right). Pieces in smaller type inside
     a row's band join that row rather than start their own."""
@@ -148,6 +157,8 @@ def group_rows(items: Iterable[Piece], settings: LayoutSettings) -> list[list[Pi
         # whose band holds it, else a line of its own
         best = -1
         for k, (base, size, top, bottom) in enumerate(bases):
+            if p.size < MIN_SCRIPT * size and len(p.words) >= SCRIPT_WORDS:
+                continue  # beside a big list number or a drop cap: a line of its own, not its script
             if same_line(p.baseline, p.size, p.top, p.bottom, base, size, top, bottom, settings) and _near_row(
                 p, rows[k], settings
             ):

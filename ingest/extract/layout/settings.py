@@ -35,8 +35,11 @@ from citeline.ingest.errors import LayoutSettingError
 #: path) and reads text inside a frame no rule crosses as a region of its own, not as a table; 11 reads
 #: pages in CropBox coordinates on both backends and sets text outside the CropBox apart; 12 reads the
 #: cells of a table without rules whose cells wrap whole, row by row; 13 reads diagonal text, a
-#: stamp across the page, apart from the lines it crosses.)
-LAYOUT_VERSION = 13
+#: stamp across the page, apart from the lines it crosses; 14 reads a column beside another across a
+#: gap wider than ``beside_gap`` apart from it, a margin glossary beside the body, instead of line by
+#: line in turn with it, and the lines beside a big list number as lines of their own, not as its
+#: scripts; and reads with pdfplumber a pdfium page that lost a Type0 font's one-character objects.)
+LAYOUT_VERSION = 14
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +76,10 @@ class LayoutSettings:
     frame_side_lines: int = 3
     #: at most this share of the glyphs may cross a gutter (titles, full-width lines)
     max_spanning_share: float = 0.4
+    #: text beside a piece across a horizontal gap wider than this stands in another column: a piece
+    #: crossing a gutter with text beside it is no full-width line, and a side standing beside the
+    #: other across a clear gutter this wide is a column of its own however short (a margin glossary)
+    beside_gap: float = 1.5
     #: bins crossed by at most this share of glyphs more than the emptiest one still count as gutter
     gutter_slack: float = 0.03
     #: a piece crossing a gutter narrower than this share of the region floats (a figure label)
@@ -178,6 +185,7 @@ BOUNDS: dict[str, tuple[float, float]] = {
     "min_side_lines": (1, 1000),
     "frame_side_lines": (1, 1000),
     "max_spanning_share": (0.0, 1.0),
+    "beside_gap": (0.0, 20.0),
     "gutter_slack": (0.0, 1.0),
     "floating_width": (0.0, 1.0),
     "min_column_words": (0.0, 100.0),
