@@ -77,8 +77,11 @@ def covariate_direction(e: Evidence) -> str | None:
     name one direction alike, the main clauses name one direction alike too."""
     if not e.cit.claim or not e.cit.quote:
         return None
-    ours, theirs = _covariate(e.own_words, e.answer), _covariate(e.sentences, e.doc)
-    if ours is None or theirs is None or ours[1] != theirs[1] or ours[0] == theirs[0]:
+    ours = _covariate(e.own_words, e.answer)
+    if ours is None:
+        return None
+    theirs = _covariate(e.sentences, e.doc)
+    if theirs is None or ours[1] != theirs[1] or ours[0] == theirs[0]:
         return None
     return f"the claim says {ours[0]} as it goes {ours[1]}, the source {theirs[0]}"
 
