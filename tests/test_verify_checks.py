@@ -127,7 +127,8 @@ DOCUMENTS = {
     ),
     "survey.txt": (
         "A 7-point Likert scale is the most common choice in our Zürich survey (18 out of 38 papers). "
-        "Muscle accounts for 18 to 24 percent of a baby’s body weight. Revenue rose 15% in 2023.\n"
+        "Muscle accounts for 18 to 24 percent of a baby’s body weight. Revenue rose 15% in 2023. "
+        "Section 3 of 2019 covers the Zürich survey.\n"
     ),
     "batch.txt": "In Zürich, accuracy consistently improves as the batch size grows, at a higher cost.\n",
     "lote_es.txt": "En Málaga, la precisión mejora cuando el tamaño del lote aumenta, aunque el coste sube.\n",
@@ -544,7 +545,13 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         'weight" [S1].',
         False,
     ),
-    # a percentage of a change is no share of anything
+    # a percentage of a change is no share of anything, nor is a year a whole
+    (
+        "proportion_words",
+        "survey.txt",
+        'Most of the survey falls under one rule: "Section 3 of 2019 covers the Zürich survey" [S1].',
+        False,
+    ),
     ("proportion_words", "survey.txt", 'Most of the growth came late: "Revenue rose 15% in 2023" [S1].', False),
     (
         "proportion_words",

@@ -20,7 +20,14 @@ _NUMBER = r"\d+(?:[.,]\d+)?"
 
 
 def _value(text: str) -> float:
+    """A figure's value: "1,000" is a thousand, "0,5" a half."""
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+", text):
+        return float(text.replace(",", ""))
     return float(text.replace(",", "."))
+
+
+#: A whole that reads as a year ("Section 3 of 2019") counts nothing.
+_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 @functools.cache
@@ -69,6 +76,8 @@ def _stated(text: str, lang: Language) -> list[float]:
     counts, percents = patterns
     out = []
     for m in counts.finditer(text):
+        if _YEAR.fullmatch(m.group(2)):
+            continue
         part, whole = _value(m.group(1)), _value(m.group(2))
         if whole > 0 and part <= whole:
             out.append(part / whole)
