@@ -146,6 +146,10 @@ DOCUMENTS = {
     ),
     "resources.txt": "Separation of resources in Zürich not only reduces the risk of competition but also stress.\n",
     "pairs.txt": "The system in Zürich builds metaclusters by taking the most strongly connected pair first.\n",
+    "corr.txt": (
+        "In Zürich the correlation between rainfall and sales was 0.42 over the period. The balance was "
+        "(1,200) at year end. Temperatures fell to 5 degrees below normal in Zürich.\n"
+    ),
     "inhalt_de.txt": "Die meisten der hier dargelegten Inhalte sind das Ergebnis eines Workshops in München.\n",
     "bau_de.txt": "Die Kosten für den Neubau in München sind im letzten Jahr deutlich gestiegen.\n",
     "cat.txt": (
@@ -516,6 +520,27 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         "Für die Praxis ist es wichtig zu wissen, dass alle Algorithmen bekannte Verteilungen voraussetzen: "
         "„Einige Algorithmen, die in München entwickelt wurden, setzen bekannte Verteilungen voraus“ [S1].",
         True,
+    ),
+    # number_sign: a figure the claim writes with a minus sign, unsigned in the source
+    (
+        "number_sign",
+        "corr.txt",
+        'The two moved apart, at −0.42: "the correlation between rainfall and sales was 0.42 over the period" [S1].',
+        True,
+    ),
+    (
+        "number_sign",
+        "corr.txt",
+        'The two moved together, at 0.42: "the correlation between rainfall and sales was 0.42 over the period" [S1].',
+        False,
+    ),
+    # an accounts' bracket, or a fall the sentence names, may be the sign in other words
+    ("number_sign", "corr.txt", 'The balance was −1,200: "The balance was (1,200) at year end" [S1].', False),
+    (
+        "number_sign",
+        "corr.txt",
+        'It was −5 degrees against normal: "Temperatures fell to 5 degrees below normal in Zürich" [S1].',
+        False,
     ),
     # proportion_words: a share in words against the share the quote's sentence states
     (

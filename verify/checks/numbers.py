@@ -384,7 +384,55 @@ def claim_bounds(e: Evidence) -> str | None:
     return f"the claim's bound {', '.join(dict.fromkeys(pinned))} is not the quote's"
 
 
+#: A figure written with a minus sign: the sign right before its digits, after a space, an
+#: opening bracket, "=" or the start (not a range's dash: "10-13", "2003 – 2007").
+_SIGNED = re.compile(r"(?:^|(?<=[\s(=:]))[-−–](\d+(?:[.,]\d+)*)(?![\d])")
+
+
+def number_sign(e: Evidence) -> str | None:
+    """A figure the claim's own words write with a minus sign ("the matrices with determinant −1")
+    is negative in the quote's sentence too: where the sentence writes the same digits, each of them
+    without a sign ("det(A) = 1"), the claim turned its sign. A sentence that gives the figure in
+    brackets, as accounts write a negative ("(1,200)"), or that names a fall, may mean the sign in
+    words, and is left alone."""
+    if not e.cit.claim or not e.cit.quote:
+        return None
+    own = e.own_words
+    signed = [m.group(1) for m in _SIGNED.finditer(own) if not _after_figure(own, m.start())]
+    if not signed:
+        return None
+    text = e.sentences
+    words = {w.lower() for w in re.findall(r"[^\W\d_]+", text)}
+    if words & (e.doc.down | e.doc.shortfall_quantities):
+        return None
+    for digits in signed:
+        places = [m.start() for m in re.finditer(rf"(?<![\d.,]){re.escape(digits)}(?![\d]|[.,]\d)", text)]
+        if not places:
+            continue
+        if all(not _signed_at(text, k) for k in places):
+            return f"the claim's −{digits} is {digits} in the quote's sentence"
+    return None
+
+
+def _after_figure(text: str, at: int) -> bool:
+    """Whether the dash at ``at`` follows a figure (a range: "10 - 13")."""
+    return re.search(r"\d\s*$", text[max(0, at - 12) : at]) is not None
+
+
+def _signed_at(text: str, k: int) -> bool:
+    """Whether the figure starting at ``k`` has a minus sign or an accounts' bracket before it."""
+    before = text[max(0, k - 2) : k]
+    return bool(re.search(r"[-−–(]\s?$", before))
+
+
 CHECKS = (
     Check("claim_numbers", "numeric_mismatch", None, claim_numbers, "every number the claim states is in its evidence"),
     Check("claim_bounds", "numeric_mismatch", None, claim_bounds, "a bound the claim states is the quote's bound"),
+    Check(
+        "number_sign",
+        "numeric_mismatch",
+        None,
+        number_sign,
+        "a figure the claim writes with a minus sign is not written without one in the quote's sentence",
+    ),
 )
