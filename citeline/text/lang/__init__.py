@@ -210,7 +210,7 @@ class Language:
     #: one grades the word after it too ("most strongly connected")
     adverb_suffix: str = ""
     #: share words and the interval of shares each means ("most of": above a half, "about a third":
-    #: 0.25 to 0.42), read by :func:`citeline.verify.checks.proportion.proportion_words`
+    #: 0.28 to 0.4), read by :func:`citeline.verify.checks.proportion.proportion_words`
     proportions: dict[str, tuple[float, float]] = field(default_factory=dict)
     #: the words between a part and its whole ("18 out of 38", "2 von 44")
     ratio_words: frozenset[str] = frozenset()
