@@ -45,6 +45,12 @@ def write_pdf(
             b"/Contents %d 0 R >>" % (5 + 2 * i)
         )
         objects.append(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream")
+    return write_objects(path, objects)
+
+
+def write_objects(path: Path, objects: Sequence[bytes]) -> Path:
+    """``objects`` (their bodies, numbered from 1; the first the catalog) written to ``path`` as a
+    PDF with its cross-reference table."""
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for k, body in enumerate(objects, start=1):

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from citeline.ingest.extract import extract
+from tests.simple_pdf import write_objects
 
 POEM = [
     "わたくしといふ現象は",
@@ -73,17 +74,7 @@ def write_poem(path: Path) -> Path:
         b"<< /Type /FontDescriptor /FontName /HeiseiMin-W3 /Flags 6 /FontBBox [-123 -257 1001 910] "
         b"/ItalicAngle 0 /Ascent 723 /Descent -241 /CapHeight 709 /StemV 69 >>",
     ]
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for k, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % k + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    path.write_bytes(bytes(out))
-    return path
+    return write_objects(path, objects)
 
 
 @pytest.fixture(scope="module")
