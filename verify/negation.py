@@ -33,7 +33,7 @@ def _chars(lang: Language) -> tuple[re.Pattern[str], re.Pattern[str] | None] | N
     return re.compile(lang.negation_chars), exceptions
 
 
-def _plain(text: str, lang: Language) -> str:
+def without_asserting(text: str, lang: Language) -> str:
     """``text`` without the phrases that hold a negative word but assert ("not only", "nicht nur")."""
     pattern = lang.not_negation_re
     return pattern.sub(" ", text) if pattern is not None else text
@@ -71,7 +71,7 @@ def _prefixed(word: str, lang: Language) -> str | None:
 def negated(text: str, lang: Language) -> bool:
     """Whether ``text`` holds a negation that denies (a negative preposition restricts a noun: "Papers
     without text are filtered out" denies nothing)."""
-    plain = _plain(text, lang)
+    plain = without_asserting(text, lang)
     if any(lang.denies(w.lower()) for w in WORD.findall(plain)):
         return True
     chars = _chars(lang)
@@ -95,7 +95,7 @@ def targets(text: str, lang: Language, *, light: bool = False) -> list[str]:
     if lang.reply_no_re is not None:
         text = lang.reply_no_re.sub(" ", text)  # "No — the plan 'does not cover …'" denies no "plan"
     out = []
-    for clause in CLAUSE_END.split(_plain(text, lang)):
+    for clause in CLAUSE_END.split(without_asserting(text, lang)):
         words = [w.lower() for w in WORD.findall(clause)]
         for k, w in enumerate(words):
             if lang.denies(w):
@@ -197,7 +197,7 @@ def restates_denied(claimed: str, whole: str, evidence: str, lang: Language) -> 
         return False
     claim_words = [w.lower() for w in WORD.findall(claimed)]
     content = {sense(w, lang) for w in claim_words if len(w) >= 3 and w not in lang.between}
-    words = [w.lower() for w in WORD.findall(_plain(evidence, lang))]
+    words = [w.lower() for w in WORD.findall(without_asserting(evidence, lang))]
     at = [k for k, w in enumerate(words) if lang.denies(w)]
     for k, nxt in zip(at, [*at[1:], len(words)], strict=True):
         # what the negation governs: up to the next negation, or a word joining another predicate
@@ -217,5 +217,5 @@ def says_less(claimed: str, evidence: str, lang: Language) -> bool:
     """Whether a claim negated only by a word of shortfall ("LLMs *lack* strong long-form
     generation") restates evidence that says "less" in a positive sentence ("*limited* in …
     long-form generation capabilities")."""
-    denying = {w.lower() for w in WORD.findall(_plain(claimed, lang)) if lang.denies(w.lower())}
+    denying = {w.lower() for w in WORD.findall(without_asserting(claimed, lang)) if lang.denies(w.lower())}
     return bool(denying) and denying <= lang.shortfall and any(w.lower() in lang.less for w in WORD.findall(evidence))

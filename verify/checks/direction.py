@@ -18,6 +18,7 @@ from citeline.verify.checks import Check, Evidence
 from citeline.verify.checks.numbers import table_of
 from citeline.verify.claims import clause_bounds
 from citeline.verify.negation import WORD as NEGATION_WORD
+from citeline.verify.negation import without_asserting
 
 _WORD = re.compile(r"[^\W\d_]+")
 _FIGURE = re.compile(r"(?<![\w.,])-?\d+(?:,\d{3})*(?:\.\d+)?(?![\w,.]\d)")
@@ -47,8 +48,7 @@ def _directions(text: str, lang: Language) -> set[str]:
         if any(w in text for w in lang.down):
             out.add("down")
         return out
-    plain = lang.not_negation_re.sub(" ", text) if lang.not_negation_re is not None else text
-    words = [w.lower() for w in NEGATION_WORD.findall(plain)]  # "not only reduces" reduces
+    words = [w.lower() for w in NEGATION_WORD.findall(without_asserting(text, lang))]  # "not only reduces" reduces
     for k, w in enumerate(words):
         if any(lang.denies(x) for x in words[max(0, k - 2) : k]):
             continue
@@ -86,18 +86,10 @@ def covariate_direction(e: Evidence) -> str | None:
     return f"the claim says {ours[0]} as it goes {ours[1]}, the source {theirs[0]}"
 
 
-@functools.cache
-def _covariate_pattern(lang: Language) -> re.Pattern[str] | None:
-    if not lang.covariates:
-        return None
-    openers = "|".join(map(re.escape, sorted(lang.covariates, key=len, reverse=True)))
-    return re.compile(rf"\b(?:{openers})\b[^,;:.!?()]*", re.IGNORECASE)
-
-
 def _covariate(text: str, lang: Language) -> tuple[str, str] | None:
     """The one direction of ``text``'s main clause and the one of its clause of what the change goes
     with ("as the batch size grows"), or ``None`` where either names none or both."""
-    pattern = _covariate_pattern(lang)
+    pattern = _opened_phrase(lang.covariates, ",;:.!?()")
     if pattern is None or lang.unspaced:
         return None
     for m in pattern.finditer(text):
@@ -262,18 +254,20 @@ def _opposed(e: Evidence, pairs: str) -> str | None:
 
 
 @functools.cache
-def _comparand_phrase(lang: Language) -> re.Pattern[str] | None:
-    if not lang.comparand_openers:
+def _opened_phrase(openers: frozenset[str], stops: str) -> re.Pattern[str] | None:
+    """A phrase from one of ``openers`` to the next of ``stops`` (a comparand's "Compared to …", a
+    covariate's "as the batch size grows"), or ``None`` without openers."""
+    if not openers:
         return None
-    openers = "|".join(map(re.escape, sorted(lang.comparand_openers, key=len, reverse=True)))
-    return re.compile(rf"\b(?:{openers})\b[^,;:.!?]*", re.IGNORECASE)
+    alternatives = "|".join(map(re.escape, sorted(openers, key=len, reverse=True)))
+    return re.compile(rf"\b(?:{alternatives})\b[^{re.escape(stops)}]*", re.IGNORECASE)
 
 
 def _without_comparands(text: str, lang: Language) -> str:
     """``text`` without its phrases about a comparison's other side (:attr:`~citeline.text.lang.
     Language.comparand_openers`, to the next comma): "Compared to generating long completions at
     one time, we speculate …" says nothing long of what it speaks of."""
-    pattern = _comparand_phrase(lang)
+    pattern = _opened_phrase(lang.comparand_openers, ",;:.!?")
     return text if pattern is None else pattern.sub(" ", text)
 
 

@@ -31,26 +31,36 @@ _YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 @functools.cache
-def _phrases(lang: Language) -> re.Pattern[str] | None:
-    if not lang.proportions:
+def _words_pattern(words: frozenset[str]) -> re.Pattern[str] | None:
+    """Any of ``words`` (phrases too) as whole words, the longest first, or ``None`` without any."""
+    if not words:
         return None
-    words = sorted(lang.proportions, key=len, reverse=True)
-    return re.compile(r"(?<![^\W\d_])(?:" + "|".join(map(re.escape, words)) + r")(?![^\W\d_])", re.IGNORECASE)
+    alternatives = "|".join(map(re.escape, sorted(words, key=len, reverse=True)))
+    return re.compile(rf"(?<![^\W\d_])(?:{alternatives})(?![^\W\d_])", re.IGNORECASE)
 
 
-def _said(text: str, lang: Language) -> list[tuple[str, tuple[float, float]]]:
-    """The share words of ``text`` with the interval each means; one a negation stands right before
-    ("not most of") says none."""
-    pattern = _phrases(lang)
+def _undenied(text: str, words: frozenset[str], lang: Language) -> list[str]:
+    """Each of ``words`` in ``text`` as written there, but one a negation stands right before ("not
+    most of", "not always"): that one says nothing."""
+    pattern = _words_pattern(words)
     if pattern is None:
         return []
     out = []
     for m in pattern.finditer(text):
         before = [w.lower() for w in NEGATION_WORD.findall(text[max(0, m.start() - 30) : m.start()])][-2:]
-        if any(lang.denies(w) for w in before):
-            continue
-        out.append((m.group(), lang.proportions[m.group().lower()]))
+        if not any(lang.denies(w) for w in before):
+            out.append(m.group())
     return out
+
+
+@functools.cache
+def _share_words(lang: Language) -> frozenset[str]:
+    return frozenset(lang.proportions)
+
+
+def _said(text: str, lang: Language) -> list[tuple[str, tuple[float, float]]]:
+    """The share words of ``text`` with the interval each means (:func:`_undenied`)."""
+    return [(w, lang.proportions[w.lower()]) for w in _undenied(text, _share_words(lang), lang)]
 
 
 @functools.cache
@@ -112,29 +122,6 @@ def proportion_words(e: Evidence) -> str | None:
     return None
 
 
-@functools.cache
-def _scope_words(lang: Language, field: str) -> re.Pattern[str] | None:
-    found = getattr(lang, field)
-    if not found:
-        return None
-    words = "|".join(map(re.escape, sorted(found, key=len, reverse=True)))
-    return re.compile(rf"(?<![^\W\d_])(?:{words})(?![^\W\d_])", re.IGNORECASE)
-
-
-def _scoped(text: str, lang: Language, field: str) -> list[str]:
-    """The words of ``lang``'s ``field`` (universal or partial) in ``text``, one a negation stands
-    right before ("not always") left out."""
-    pattern = _scope_words(lang, field)
-    if pattern is None:
-        return []
-    out = []
-    for m in pattern.finditer(text):
-        before = [w.lower() for w in NEGATION_WORD.findall(text[max(0, m.start() - 30) : m.start()])][-2:]
-        if not any(lang.denies(w) for w in before):
-            out.append(m.group())
-    return out
-
-
 def quantifier_scope(e: Evidence) -> str | None:
     """The claim's own words do not say that something holds of every case or of one alone ("Every
     algorithm …", "the only activation function") where the quote's clause speaks of some cases or
@@ -142,12 +129,12 @@ def quantifier_scope(e: Evidence) -> str | None:
     is …") and of none as all."""
     if not e.cit.claim or not e.cit.quote or e.answer.unspaced or e.doc.unspaced:
         return None
-    said = _scoped(e.own_words, e.answer, "universal")
+    said = _undenied(e.own_words, e.answer.universal, e.answer)
     if not said:
         return None
     clause = e.chunk.text[slice(*clause_bounds(e.chunk.text, e.start, e.end, e.doc))]
-    some = _scoped(clause, e.doc, "partial")
-    if not some or _scoped(clause, e.doc, "universal"):
+    some = _undenied(clause, e.doc.partial, e.doc)
+    if not some or _undenied(clause, e.doc.universal, e.doc):
         return None
     return f"the claim says {said[0]!r}, the quote's clause {some[0]!r}"
 
