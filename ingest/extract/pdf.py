@@ -190,13 +190,14 @@ LOST_SHARE = 0.3
 LOST_OBJECTS = 20
 
 
-def lost_text(page: Any, glyphs: int, pdfium_c: Any) -> bool:
+def lost_text(page: Any, glyphs: int, pdfium_c: Any, textpage: Any = None) -> bool:
     """Whether pdfium lost text on a page: it drew more text objects than it read characters (each
     text object shows at least one glyph: a non-embedded CJK font whose predefined CMap pdfium lacks,
     HeiseiMin, Ryumin in Japanese official documents); or, on a page of a text object per word or
     so, at least :data:`LOST_SHARE` of them gave it no character (an OCR layer whose one-letter words
     pdfium drops). Objects are only counted on pages with more page objects than twice their
-    characters, or a text object per :data:`WORDS_PER_OBJECT` glyphs."""
+    characters, or a text object per :data:`WORDS_PER_OBJECT` glyphs. ``textpage``: the page's raw
+    text page when the caller has it open (it is not loaded a second time), else one is loaded."""
     objects = pdfium_c.FPDFPage_CountObjects(page)
     if objects <= 2 * glyphs and objects * WORDS_PER_OBJECT < glyphs:
         return False
@@ -210,7 +211,8 @@ def lost_text(page: Any, glyphs: int, pdfium_c: Any) -> bool:
                 return True
     if len(texts) < LOST_OBJECTS or len(texts) * WORDS_PER_OBJECT < glyphs:
         return False
-    textpage = pdfium_c.FPDFText_LoadPage(page)
+    own = textpage is None
+    textpage = pdfium_c.FPDFText_LoadPage(page) if own else textpage
     try:
         of_char = pdfium_c.FPDFText_GetTextObject
         read = {
@@ -218,7 +220,8 @@ def lost_text(page: Any, glyphs: int, pdfium_c: Any) -> bool:
             for i in range(pdfium_c.FPDFText_CountChars(textpage))
         }
     finally:
-        pdfium_c.FPDFText_ClosePage(textpage)
+        if own:
+            pdfium_c.FPDFText_ClosePage(textpage)
     lost = sum(1 for obj in texts if obj not in read)
     return lost >= LOST_OBJECTS and lost >= LOST_SHARE * len(texts)
 
@@ -343,10 +346,14 @@ def extract_pdfium(
     def pages(doc: pdfium.PdfDocument) -> Iterator[PageGlyphs]:
         for index in range(len(doc)):
             page = doc[index]
+            textpage = None
             try:
-                pg = pdfium_page(page, index + 1, pdfium_c)
-                lost = lost_text(page.raw, len(pg.glyphs), pdfium_c)
+                textpage = page.get_textpage()  # one text page for the glyphs and the lost-text count
+                pg = pdfium_page(page, index + 1, pdfium_c, textpage)
+                lost = lost_text(page.raw, len(pg.glyphs), pdfium_c, textpage.raw)
             finally:
+                if textpage is not None:
+                    textpage.close()
                 page.close()
             if lost:
                 # text objects pdfium read no characters from (a CJK font it has no CMap for, an OCR

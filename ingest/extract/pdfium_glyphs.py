@@ -33,18 +33,21 @@ Transform = tuple[float, float, float, float, float, float]
 _CONTROL_GLYPHS = frozenset(c for c in range(32) if c not in (0, 10, 13))
 
 
-def pdfium_page(page: Any, number: int, pdfium_c: Any) -> PageGlyphs:
-    """The glyphs and rules of one ``pypdfium2.PdfPage``."""
+def pdfium_page(page: Any, number: int, pdfium_c: Any, textpage: Any = None) -> PageGlyphs:
+    """The glyphs and rules of one ``pypdfium2.PdfPage``; ``textpage``: its text page, when the
+    caller has it open already (and closes it), else one is opened and closed here."""
     width, height = page.get_size()
     transform = display_transform(page.raw, pdfium_c, float(width), float(height))
-    textpage = page.get_textpage()
+    own = textpage is None
+    textpage = page.get_textpage() if own else textpage
     try:
         count = textpage.count_chars()
         if count > MAX_PAGE_TEXT:  # before a Glyph is built for each: 2M of them took minutes and GBs
             raise PageFlood(number, count, "characters")
         glyphs, unmapped = _glyphs(textpage.raw, count, transform, pdfium_c)
     finally:
-        textpage.close()
+        if own:
+            textpage.close()
     return PageGlyphs(number, float(width), float(height), glyphs, _rules(page.raw, transform, pdfium_c), unmapped)
 
 
