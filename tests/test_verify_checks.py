@@ -171,6 +171,10 @@ DOCUMENTS = {
         "Write to the Zürich office with comments on this form. DO NOT MAIL APPLICATIONS TO THIS ADDRESS. "
         "Mailing your application to this address will significantly delay application processing.\n"
     ),
+    "classes.txt": (
+        "All eleven share classes of the Zürich fund have identical voting and dividend rights, except "
+        "that the classes bear different distribution fees.\n"
+    ),
     "service_ko.txt": "이 서비스는 모든 회원에게 유료로 제공되며 매월 청구됩니다.\n",
     # an index: each entry's dot leader and page numbers (a German one)
     "index.txt": (
@@ -632,6 +636,21 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         "Don't mail applications to the Zürich office: sending one there "
         '"will significantly delay application processing" [S1].',
         False,
+    ),
+    # a claim that denies a word agrees with a source that says its opposite ("do not differ" of
+    # "identical"); where the source says neither, the denial is held against the word
+    (
+        "claim_denial",
+        "classes.txt",
+        'The classes do not differ in their voting rights: "All eleven share classes of the Zürich fund '
+        'have identical voting and dividend rights" [S1].',
+        False,
+    ),
+    (
+        "claim_denial",
+        "classes.txt",
+        'The classes do not differ in what they charge: "the classes bear different distribution fees" [S1].',
+        True,
     ),
     # a negation's reach ends with its clause: "not:" denies nothing after the colon
     (

@@ -152,13 +152,35 @@ def claim_denial(e: Evidence) -> str | None:
     if not claim_negated:
         return None
     own, _ = _split(e, claimed)
-    if says_less(own, scope_around(e.chunk.text, e.start, e.end, e.doc), e.answer):
+    scope = scope_around(e.chunk.text, e.start, e.end, e.doc)
+    if says_less(own, scope, e.answer):
         return None
     for word in [*targets(claimed, e.answer, light=True), *targets(lead, e.answer, light=True)]:
         near = e.sentences + " " + e.lead
         if denied_at(near, word, e.doc) is False and denied_at(e.chunk.text, word, e.doc) is False:
+            if e.answer.code == e.doc.code and says_opposite(word, scope, e.doc):
+                continue  # "do not differ" of "have identical … rights"
             return f"the claim denies {word!r}, which the source asserts"
     return None
+
+
+def says_opposite(word: str, text: str, lang: Language) -> bool:
+    """Whether ``text`` says the opposite of ``word`` (a form of the other side of one of the
+    language's pairs of opposites or antonyms whose one side has a form of ``word``: "identical" of
+    "differ", "costly" of "cheap"): a claim that denies the word says what the text says."""
+    key = _stem(word)
+    said = {_stem(w) for w in WORD.findall(text.lower())}
+    for pairs in ("opposites", "antonyms"):
+        for pair in getattr(lang, pairs):
+            for side, other in ((pair[0], pair[1]), (pair[1], pair[0])):
+                if any(_stem(f) == key for f in side) and any(_stem(f) in said for f in other):
+                    return True
+    return False
+
+
+def _stem(word: str) -> str:
+    """A word's first five letters (its inflections alike: "differ", "different")."""
+    return word[:5]
 
 
 #: How many words next to a quote a negation may stand and still be said of it when it cannot be
