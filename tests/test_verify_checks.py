@@ -202,6 +202,7 @@ DOCUMENTS = {
         "The new model is slower than the baseline on long documents from Zürich. The method "
         "overestimates the true effect in small samples.\n"
     ),
+    "spurt.txt": "Adolescent boys in Zürich experience larger growth spurts than adolescent girls.\n",
     "tempo.txt": "Das neue Modell ist langsamer als das Basismodell, und es wird in Zürich nicht mehr verwendet.\n",
     # denials a claim restates with a negative word of its own
     "trial.txt": (
@@ -755,6 +756,47 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
     ),
     # opposite_words: one of two opposites in the claim, the other in the quote; a comparison
     # whose two sides are swapped agrees
+    # swapped_comparison: the quote's grading given to what its "than" puts second
+    (
+        "swapped_comparison",
+        "spurt.txt",
+        'Girls end up with the bigger spurt: "Adolescent boys in Zürich experience larger growth spurts than '
+        'adolescent girls" [S1].',
+        True,
+    ),
+    (
+        "swapped_comparison",
+        "spurt.txt",
+        'Boys end up with the bigger spurt: "Adolescent boys in Zürich experience larger growth spurts than '
+        'adolescent girls" [S1].',
+        False,
+    ),
+    (
+        "swapped_comparison",
+        "spurt.txt",
+        'Compared with girls, boys end up with the bigger spurt: "Adolescent boys in Zürich experience larger '
+        'growth spurts than adolescent girls" [S1].',
+        False,
+    ),
+    (
+        "swapped_comparison",
+        "spurt.txt",
+        'Girls end up with bigger feet, and "Adolescent boys in Zürich experience larger growth spurts than '
+        'adolescent girls" [S1].',
+        False,
+    ),
+    (
+        "swapped_comparison",
+        "tempo.txt",
+        'Das Basismodell ist langsamer: "Das neue Modell ist langsamer als das Basismodell" [S1].',
+        True,
+    ),
+    (
+        "swapped_comparison",
+        "tempo.txt",
+        'Das neue Modell ist langsamer: "Das neue Modell ist langsamer als das Basismodell" [S1].',
+        False,
+    ),
     (
         "opposite_words",
         "speed.txt",

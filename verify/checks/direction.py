@@ -285,6 +285,78 @@ def _swapped(own: str, clause: str, e: Evidence) -> bool:
     return not against or against[:5] in {w.lower()[:5] for w in NEGATION_WORD.findall(text)}
 
 
+#: How many words before its "than" a comparison's comparative may stand ("larger growth spurts than").
+COMPARATIVE_REACH = 4
+
+
+def swapped_comparison(e: Evidence) -> str | None:
+    """A comparison said the other way round: the quote's clause grades one side above the other
+    with a word of a pair of opposites and a "than" ("adolescent boys experience larger growth
+    spurts than adolescent girls"), and the claim's own words give the same grading to what stands
+    after the "than", not to what stands before it ("Girls end up with the bigger spurt"). Said
+    with the other word of the pair ("Girls have smaller spurts"), or of the side before the
+    "than", the claim agrees; a claim that names both sides before its grading word says nothing
+    of their order here."""
+    if not e.cit.claim or not e.cit.quote or e.answer.unspaced or e.answer.code != e.doc.code:
+        return None
+    lang = e.doc
+    if not lang.than:
+        return None
+    clause = e.chunk.text[slice(*clause_bounds(e.chunk.text, e.start, e.end, lang))]
+    compared = _comparison(clause, lang)
+    if compared is None:
+        return None
+    grading, before, after = compared
+    own = [w.lower() for w in NEGATION_WORD.findall(e.own_words)]
+    for k, w in enumerate(own):
+        if not grading & _graded_as(w, own[max(0, k - 2) : k], lang):
+            continue
+        if any(lang.denies(x) for x in own[:k]):
+            return None  # ("Girls do not have the larger spurt")
+        subject = _content_stems(own[:k], lang)
+        if subject & after and not subject & before:
+            return f"the claim grades {w!r} the side the source puts after its comparison ({min(subject & after)!r}…)"
+        return None
+    return None
+
+
+def _graded_as(word: str, preceding: list[str], lang: Language) -> set[tuple[str, int, int]]:
+    """The ``(list, pair, side)`` of each pair of opposites or antonyms ``word`` is a form of, none
+    where a negation stands right before it ("not larger")."""
+    if any(lang.denies(x) for x in preceding):
+        return set()
+    return {
+        (pairs, n, side)
+        for pairs in ("opposites", "antonyms")
+        for n, side in _opposite_sides(lang, pairs).get(_plain(word), ())
+    }
+
+
+def _comparison(clause: str, lang: Language) -> tuple[set[tuple[str, int, int]], set[str], set[str]] | None:
+    """The first comparison of ``clause`` made with a comparative that is a word of a pair
+    (:attr:`~citeline.text.lang.Language.degree_up` or ``degree_down``: "larger", "schneller") and a
+    "than" (at most :data:`COMPARATIVE_REACH` words apart): the word's ``(list, pair, side)`` in each
+    list, and the stems of the content words before the word and after the "than", each without the
+    other's."""
+    words = [w.lower() for w in NEGATION_WORD.findall(clause)]
+    for t, w in enumerate(words):
+        if w not in lang.than:
+            continue
+        for c in range(t - 1, max(-1, t - 1 - COMPARATIVE_REACH), -1):
+            if words[c] not in lang.degree_up | lang.degree_down:
+                continue  # (a word of a pair that grades nothing here: "larger *growth* spurts than")
+            graded = _graded_as(words[c], words[max(0, c - 2) : c], lang)
+            if graded:
+                before, after = _content_stems(words[:c], lang), _content_stems(words[t + 1 :], lang)
+                return graded, before - after, after - before
+    return None
+
+
+def _content_stems(words: list[str], lang: Language) -> set[str]:
+    """The first five letters of each word of three letters or more that is not a function word."""
+    return {_key(w) for w in words if len(w) >= 3 and w not in lang.function_words}
+
+
 def _row_cells(quoted: str) -> bool:
     """Whether a quote reads as a table row: its figures are its last cells, no word after the first."""
     first = _FIGURE.search(quoted)
@@ -515,6 +587,14 @@ CHECKS = (
         opposite_magnitude,
         "the claim's own words do not say a small amount ('slightly') where the quote says a large one "
         "('substantially'), or the reverse",
+    ),
+    Check(
+        "swapped_comparison",
+        "direction_mismatch",
+        frozenset({"en", "de"}),
+        swapped_comparison,
+        "a comparison the claim makes with the quote's grading word ('bigger' of 'larger … than') puts first "
+        "the side the quote puts first",
     ),
     Check(
         "row_trend",

@@ -182,6 +182,10 @@ class Language:
     #: comma ("Compared to generating long completions, …", "unlike the baseline"): what that phrase
     #: says is the comparand's, not the subject's (not "que", which opens every relative clause)
     comparand_openers: frozenset[str] = frozenset()
+    #: the particle that brings in a comparison's other side right after a comparative ("than",
+    #: "als"; not French or Spanish "que", which opens every relative clause): "boys have larger
+    #: spurts *than* girls" (:func:`citeline.verify.checks.direction.swapped_comparison`)
+    than: frozenset[str] = frozenset()
     #: particles a word of the language takes at its end (Korean 은, 으로부터): a quote may end on
     #: the word without them ("다양한 사회계층" of "다양한 사회계층으로부터")
     particles: frozenset[str] = frozenset()

@@ -102,6 +102,7 @@ LANGUAGE = Language(
         kleiner kleinere kleineren schlechter langsamer kürzer
         """
     ),
+    than=words("als"),
     comparand_openers=words("verglichen gegenüber"),
     comparisons=words("als verglichen gegenüber während"),
     antonyms=antonyms_of("de"),

@@ -133,6 +133,7 @@ LANGUAGE = Language(
     ),
     degree_up=words("more most higher high greater larger bigger better increased faster longer"),
     degree_down=words("less least fewer lower low smaller lesser worse reduced decreased slower shorter"),
+    than=words("than"),
     comparand_openers=words("than compared versus vs relative whereas unlike"),
     comparisons=words("than compared versus vs relative whereas unlike"),
     antonyms=antonyms_of("en"),
