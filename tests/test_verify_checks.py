@@ -202,6 +202,10 @@ DOCUMENTS = {
         "The new model is slower than the baseline on long documents from Zürich. The method "
         "overestimates the true effect in small samples.\n"
     ),
+    "scoring.txt": (
+        "In the Zürich task an instance counts as correct only if it exactly matches the gold annotation, "
+        "with no credit for partial matching.\n"
+    ),
     "spurt.txt": "Adolescent boys in Zürich experience larger growth spurts than adolescent girls.\n",
     "tempo.txt": "Das neue Modell ist langsamer als das Basismodell, und es wird in Zürich nicht mehr verwendet.\n",
     # denials a claim restates with a negative word of its own
@@ -602,6 +606,29 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         "inhalt_de.txt",
         "Laut dem Vorwort ist die Mehrheit der Inhalte aus dem Workshop: „Die meisten der hier dargelegten "
         "Inhalte sind das Ergebnis eines Workshops“ [S1].",
+        False,
+    ),
+    # a quote run into the claim: the claim's own words, with no negation or negative word of their
+    # own, assert what the quote denies (a label before a colon asserts nothing)
+    (
+        "claim_polarity",
+        "scoring.txt",
+        "The evaluation gives partial credit for close answers, counting an instance as correct "
+        '"if it exactly matches the gold annotation, with no credit for partial matching" [S1].',
+        True,
+    ),
+    (
+        "claim_polarity",
+        "scoring.txt",
+        "Few near-misses earn credit in Zürich, an instance counting as correct "
+        '"if it exactly matches the gold annotation, with no credit for partial matching" [S1].',
+        False,
+    ),
+    (
+        "claim_polarity",
+        "scoring.txt",
+        "- **Credit:** an instance counts as correct "
+        '"if it exactly matches the gold annotation, with no credit for partial matching" [S1].',
         False,
     ),
     # lead_denial: an item of a list whose lead-in denies its items

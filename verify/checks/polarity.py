@@ -48,7 +48,13 @@ def _claim_denies(e: Evidence, claimed: str, word: str) -> bool | None:
     if quoted and e.answer.code == e.doc.code:
         # a quote run into the claim's own words is read with them: "ne couvre pas "un
         # détartrage …"" denies the quote's word
-        return denied_at(claimed, word, e.doc)
+        together = denied_at(claimed, word, e.doc)
+        mine = _LABEL.sub("", e.own_words)
+        if together is not False and _plainly_asserts(mine, e.answer) and denied_at(quoted, word, e.doc):
+            # the claim's own words, with no negation of their own, assert the word the quote
+            # denies ("gives partial credit, counting it "… with no credit for partial matching"")
+            return False if denied_at(mine, word, e.answer) is False else together
+        return together
     said = [denied_at(own, word, e.answer)]
     if quoted:
         said.append(denied_at(quoted, word, e.doc))
@@ -56,6 +62,17 @@ def _claim_denies(e: Evidence, claimed: str, word: str) -> bool | None:
     if not known:
         return None
     return True if all(known) else False if not any(known) else None
+
+
+#: A list item's label before its statement ("**Mount boundaries:** …"): it names, it asserts nothing.
+_LABEL = re.compile(r"^\W*(?:\w+\W+){0,3}?\w+\W*:\s*")
+
+
+def _plainly_asserts(text: str, lang: Language) -> bool:
+    """Whether ``text`` holds no negation and no word that says "not", "little" or "less" ("few
+    missions have …", "lacks"): what it says, it asserts."""
+    negative = lang.negative_words | lang.shortfall | lang.less | lang.unchanged
+    return not negated(text, lang) and not any(w.lower() in negative for w in WORD.findall(text))
 
 
 def _answer_lead(e: Evidence) -> str:
