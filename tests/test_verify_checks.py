@@ -713,6 +713,25 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         'Contractors never get the staff passwords: "Staff must not share passwords with contractors" [S1].',
         False,
     ),
+    # ... and with the quote run into the claim's sentence, where its own words plainly assert
+    (
+        "restated_denial",
+        "plan.txt",
+        'Contractors in Zürich get the staff passwords, since staff "must not share passwords with contractors" [S1].',
+        True,
+    ),
+    (
+        "restated_denial",
+        "plan.txt",
+        'Few contractors in Zürich get the staff passwords, as staff "must not share passwords with contractors" [S1].',
+        False,
+    ),
+    (
+        "restated_denial",
+        "plan.txt",
+        '- **Contractors and passwords:** staff "must not share passwords with contractors" [S1].',
+        False,
+    ),
     # claim_direction: a rise said of a fall
     (
         "claim_direction",

@@ -261,7 +261,15 @@ def restated_denial(e: Evidence) -> str | None:
         return None
     claimed, own, scope, whole = _scopes(e)
     mine, _ = _split(e, claimed)
-    if not own or negated(mine, e.answer) or not (negated(scope, e.doc) or negated(e.lead, e.doc)):
+    if not own:
+        # a quote run into the claim's sentence: the sentence's own words, where they plainly assert
+        # ("These shares still carry ongoing distribution fees, even though they are "… not subject
+        # to ongoing distribution expenses"")
+        mine = _LABEL.sub("", e.own_words)
+        if not _plainly_asserts(mine, e.answer):
+            return None
+        claimed = mine
+    if negated(mine, e.answer) or not (negated(scope, e.doc) or negated(e.lead, e.doc)):
         return None
     if restates_denied(claimed, whole, scope + " " + e.lead, e.answer):
         return "the claim restates in its own words what the source denies"
