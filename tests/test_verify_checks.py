@@ -206,6 +206,9 @@ DOCUMENTS = {
         "In the Zürich task an instance counts as correct only if it exactly matches the gold annotation, "
         "with no credit for partial matching.\n"
     ),
+    "decode.txt": (
+        "The Zürich decoder finds the most likely sequence with Viterbi decoding, with no further constraints.\n"
+    ),
     "spurt.txt": "Adolescent boys in Zürich experience larger growth spurts than adolescent girls.\n",
     "tempo.txt": "Das neue Modell ist langsamer als das Basismodell, und es wird in Zürich nicht mehr verwendet.\n",
     # denials a claim restates with a negative word of its own
@@ -711,6 +714,21 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         "restated_denial",
         "plan.txt",
         'Contractors never get the staff passwords: "Staff must not share passwords with contractors" [S1].',
+        False,
+    ),
+    # words of one sense count as one ("additional" of "further": Language.same_sense)
+    (
+        "restated_denial",
+        "decode.txt",
+        'The decoder works under additional hand-written constraints: "finds the most likely sequence with '
+        'Viterbi decoding, with no further constraints" [S1].',
+        True,
+    ),
+    (
+        "restated_denial",
+        "decode.txt",
+        'The decoder adds no extra constraints: "finds the most likely sequence with Viterbi decoding, with no '
+        'further constraints" [S1].',
         False,
     ),
     # ... and with the quote run into the claim's sentence, where its own words plainly assert

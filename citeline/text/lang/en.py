@@ -118,6 +118,7 @@ LANGUAGE = Language(
         "affec influ impac",
         "provi offer",
         "demon show shows",
+        "addit furth extra",
     ),
     shortfall=words("lack lacks lacked lacking unable"),
     unchanged=words(
