@@ -661,6 +661,21 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         'You mail the form: "the signed form to the Zürich office within 30 days of the hearing" [S1].',
         False,
     ),
+    # a claim that only says who says the quote says what the sentence's uncited clause before it says
+    (
+        "claim_denial",
+        "mail.txt",
+        "You never mail the form to the office; the handbook says that you should "
+        '"Mail the signed form to the Zürich office within 30 days of the hearing" [S1].',
+        True,
+    ),
+    (
+        "claim_denial",
+        "mail.txt",
+        "Forms sent by fax are not accepted; the handbook says that you should "
+        '"Mail the signed form to the Zürich office within 30 days of the hearing" [S1].',
+        False,
+    ),
     (
         "claim_denial",
         "address.txt",

@@ -167,7 +167,13 @@ def claim_denial(e: Evidence) -> str | None:
         return None
     claimed, lead, claim_negated = _claim_negated(e)
     if not claim_negated:
-        return None
+        # a claim that only says who says it ("the paper notes that "…"") says what the sentence's
+        # uncited clause before it says ("… did not yield a consistent ordering of systems; the
+        # paper notes that "…"")
+        before = e.cit.uncited or ""
+        if not before or _says_something(e.own_words, e.answer) or not negated(before, e.answer):
+            return None
+        claimed = before
     own, _ = _split(e, claimed)
     scope = scope_around(e.chunk.text, e.start, e.end, e.doc)
     if says_less(own, scope, e.answer):
@@ -179,6 +185,16 @@ def claim_denial(e: Evidence) -> str | None:
                 continue  # "do not differ" of "have identical … rights"
             return f"the claim denies {word!r}, which the source asserts"
     return None
+
+
+def _says_something(own: str, lang: Language) -> bool:
+    """Whether a claim's own words say something of their own, rather than who says the quote ("the
+    paper notes that", "S1 adds:"; :func:`~citeline.verify.claims.asserts`, with the words that end
+    a lead-in, "that", "dass", left out)."""
+    words = WORD.findall(_LABEL.sub("", own))
+    while words and words[-1].lower() in lang.function_words:
+        words.pop()
+    return asserts(" ".join(words), lang)
 
 
 def says_opposite(word: str, text: str, lang: Language) -> bool:
