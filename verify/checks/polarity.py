@@ -70,8 +70,8 @@ _LABEL = re.compile(r"^\W*(?:\w+\W+){0,3}?\w+\W*:\s*")
 
 def _plainly_asserts(text: str, lang: Language) -> bool:
     """Whether ``text`` holds no negation and no word that says "not", "little" or "less" ("few
-    missions have …", "lacks"): what it says, it asserts."""
-    negative = lang.negative_words | lang.shortfall | lang.less | lang.unchanged
+    missions have …", "lacks", "Without wages, …"): what it says, it asserts."""
+    negative = lang.negative_words | lang.shortfall | lang.less | lang.unchanged | lang.negative_prepositions
     return not negated(text, lang) and not any(w.lower() in negative for w in WORD.findall(text))
 
 
