@@ -21,17 +21,18 @@ from tests.conftest import CORPUS
 CORPUS2 = CORPUS.parent / "corpus2"
 SPECTER = CORPUS / "acl2020_specter_2col.pdf"
 TEXTBOOK = CORPUS2 / "psych_textbook_ch5_physical_development.pdf"
+GRAPH = CORPUS / "acl2018_N18-3011_literature_graph_2col.pdf"
 
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    for path in (SPECTER, TEXTBOOK):
+    for path in (SPECTER, TEXTBOOK, GRAPH):
         if not path.exists():
             pytest.skip(f"needs the real corpus PDF {path} (../shared/corpus and ../shared/corpus2)")
     folder = tmp_path_factory.mktemp("interrupted")
     docs = folder / "docs"
     docs.mkdir()
-    for path in (SPECTER, TEXTBOOK):
+    for path in (SPECTER, TEXTBOOK, GRAPH):
         shutil.copy(path, docs / path.name)
     with Store(f"sqlite:///{folder / 'i.db'}") as s:
         ingest_files(s, [docs], IngestOptions(workers=1, settings=PipelineSettings(extractor="pdfium")))
@@ -58,6 +59,12 @@ CASES = [
         ("they can copy a", "simple horizontal"),
         "they can copy a simple horizontal or vertical line and even build towers of five or more blocks",
     ),
+    # a figure's caption between a reference's authors and its year: the last piece is one word
+    (
+        GRAPH.name,
+        ("academic search (e.g., Xiong et al.,", "2017). We describe"),
+        "improve ranking of results in academic search (e.g., Xiong et al., 2017)",
+    ),
 ]
 
 
@@ -83,6 +90,18 @@ def test_words_of_the_passage_left_out_are_not_forgiven(store: Store) -> None:
     (c,) = verify_answer(store, answer, options=VerifyOptions(log=False)).as_json()["citations"]
     assert c["passed"] is False, c["reason"]
     assert "pieces" not in c["reason"]
+
+
+def test_a_changed_number_in_a_last_piece_of_one_word_is_not_found_after_the_gap(store: Store) -> None:
+    # the year after the caption is 2017: a quote that says 2016 (or 2018, a year the paper names
+    # elsewhere) is not that passage
+    chunk = chunk_with(store, GRAPH.name, "academic search (e.g., Xiong et al.,", "2017). We describe")
+    for year in ("2016", "2018"):
+        quote = f"improve ranking of results in academic search (e.g., Xiong et al., {year})"
+        answer = {"answer": f'The paper says "{quote}" [S1].', "sources": {"S1": chunk}}
+        (c,) = verify_answer(store, answer, options=VerifyOptions(log=False)).as_json()["citations"]
+        assert c["passed"] is False, c["reason"]
+        assert "pieces" not in c["reason"]
 
 
 def test_a_negation_between_the_pieces_is_not_set_apart(tmp_path: Path) -> None:

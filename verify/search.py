@@ -39,6 +39,9 @@ SCREEN_WORD_SHARE = 0.6
 GAP_CHARS = 700
 GAP_PIECES = 4
 PIECE_WORDS = 2
+#: ... but the last, which may be one word of this many characters ("Xiong et al., | 2017)": a caption
+#: set between a reference's authors and its year).
+LAST_PIECE_CHARS = 4
 #: How many readings of a quote as pieces are tried (each start of its first words, fewest pieces first).
 READINGS = 20
 #: A gap's lines are out of the passage's flow when their height differs from the passage's lines'
@@ -404,7 +407,7 @@ def _extend(fq: str, text: str, at: int, limit: int, depth: int = 1) -> list[tup
         return None
     rest = fq[cut:].lstrip()
     rest_words = rest.split(" ")
-    if len(rest_words) < PIECE_WORDS and fq[cut - 1] != "-":
+    if len(rest_words) < PIECE_WORDS and fq[cut - 1] != "-" and len(rest) < LAST_PIECE_CHARS:
         return None
     head = " ".join(rest_words[:PIECE_WORDS])
     nxt = text.find(head, at + cut + 1, limit)
