@@ -26,7 +26,9 @@ from citeline.text.sentences import sentences
 
 #: Changes with any change to how text is cut into chunks; it enters the pipeline settings'
 #: fingerprint, so stored documents chunked the old way report that they need ``--reprocess``.
-CHUNKER_VERSION = 6  # 6: one sentence splitter (citeline.text.sentences), the document language's abbreviations
+#: 6: one sentence splitter (citeline.text.sentences), the document language's abbreviations;
+#: 7: no sentence ends before a comma ("x1, . . . , xn").
+CHUNKER_VERSION = 7
 #: Default target size in characters (about 200-250 English tokens).
 DEFAULT_TARGET = 1000
 #: Default overlap in characters: trailing whole sentences of a chunk repeated at the next one's start.

@@ -56,6 +56,24 @@ def test_sentences_respect_abbreviations_initials_and_decimals() -> None:
     ]
 
 
+def test_a_spaced_ellipsis_before_a_comma_or_a_small_letter_ends_no_sentence() -> None:
+    en = language.of("en")
+    # inside a formula's list the sentence goes on
+    text = "Neurons take x1, . . . , xn ∈ ℝ as input, multiply them with weights. Zoë agreed."
+    assert [text[s:e] for s, e in sentences(text, 0, len(text), en)] == [
+        "Neurons take x1, . . . , xn ∈ ℝ as input, multiply them with weights.",
+        "Zoë agreed.",
+    ]
+    text = "a sum over i = 1, . . . n of the weights. Zürich follows."
+    assert [text[s:e] for s, e in sentences(text, 0, len(text), en)] == [
+        "a sum over i = 1, . . . n of the weights.",
+        "Zürich follows.",
+    ]
+    # a dot leader before a page number still ends an index entry
+    text = "Amended return . . . . 31 Zürich office . . . 12"
+    assert len(list(sentences(text, 0, len(text), en))) > 1
+
+
 def test_literal_chunks_with_overlap_and_raw_spans() -> None:
     raw = "Première phrase ici. Deuxième phrase là.\n\nTroisième ﬁn. Quatrième et der-\nnière."
     c = clean(raw)

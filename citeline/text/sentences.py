@@ -34,6 +34,12 @@ _WORD_BEFORE = re.compile(r"([\w.]+)\.$")
 _MONTH_AFTER = re.compile(r"[^\W\d_]+")
 
 
+#: What a sentence never opens with: after a stop and a space, the sentence goes on ("w1, . . . , wn").
+_GOES_ON = frozenset(",;:)]}")
+#: The rest of a spaced ellipsis, up to what follows it.
+_SPACED_DOTS = re.compile(r"(?:\s\.)+\s*")
+
+
 def is_end(text: str, end: int, limit: int, lang: Language = NONE) -> bool:
     """Whether a sentence ends at ``end`` (just after terminal punctuation, its closers and a glued
     footnote mark), in a paragraph ending at ``limit``."""
@@ -44,8 +50,12 @@ def is_end(text: str, end: int, limit: int, lang: Language = NONE) -> bool:
     if not text[end].isspace():
         return False
     nxt = text[end + 1] if end + 1 < limit else ""
-    if nxt and nxt.islower():
-        return False
+    if nxt == ".":
+        # a spaced ellipsis: the sentence goes on where what follows it does ("x1, . . . , xn")
+        run = _SPACED_DOTS.match(text, end, limit)
+        nxt = text[run.end()] if run is not None and run.end() < limit else nxt
+    if nxt and (nxt.islower() or nxt in _GOES_ON):
+        return False  # (a sentence does not open with a comma)
     stop = end
     while stop > 0 and (
         text[stop - 1].isdigit() or text[stop - 1] in "\u00b9\u00b2\u00b3\u2070\u2074\u2075\u2076\u2077\u2078\u2079"
