@@ -92,6 +92,21 @@ def test_words_of_the_passage_left_out_are_not_forgiven(store: Store) -> None:
     assert "pieces" not in c["reason"]
 
 
+def test_words_on_the_line_a_piece_ends_on_are_not_set_apart_across_a_page_break(store: Store) -> None:
+    # "… the birth canal," ends a line's first words; the rest of that line ("making childbirth
+    # easier …") is the passage's own, whatever the page break after it: a quote that goes on with
+    # words of the next page ("with pliable points …") stitches two passages
+    first = chunk_with(store, TEXTBOOK.name, "the birth canal, making childbirth easier")
+    second = chunk_with(store, TEXTBOOK.name, "with pliable points at the seams")
+    stitched = (
+        "The neonate’s skull consists of several soft bones that can be compressed to allow the child to pass "
+        "through the cervix and the birth canal, with pliable points at the seams where skull bones join"
+    )
+    answer = {"answer": f'The text says "{stitched}" [S1].', "sources": {"S1": first, "S2": second}}
+    (c,) = verify_answer(store, answer, options=VerifyOptions(log=False)).as_json()["citations"]
+    assert c["passed"] is False, c["reason"]
+
+
 def test_a_changed_number_in_a_last_piece_of_one_word_is_not_found_after_the_gap(store: Store) -> None:
     # the year after the caption is 2017: a quote that says 2016 (or 2018, a year the paper names
     # elsewhere) is not that passage

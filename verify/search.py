@@ -287,16 +287,20 @@ class Finder:
         gap = Original(left_raw.end, right_raw.start)
         if gap.end <= gap.start:
             return False
-        if "\f" in raw[gap.start - chunk.raw_start : gap.end - chunk.raw_start]:
-            return True
+        page_break = "\f" in raw[gap.start - chunk.raw_start : gap.end - chunk.raw_start]
         if not len(geometry):
-            return False  # no page geometry (a text or HTML file): nothing says it is set apart
+            return page_break  # no page geometry (a text file): nothing else says it is set apart
         before = geometry.boxes(left_raw, raw, raw_start=chunk.raw_start)
         after = geometry.boxes(right_raw, raw, raw_start=chunk.raw_start)
         between = geometry.boxes(gap, raw, raw_start=chunk.raw_start)
         if not before or not after or not between:
-            return False
+            return page_break
         last, first = before[-1], after[0]
+        if page_break:
+            # across a page break, what stands between is the page's foot and the next one's head,
+            # not the rest of the line the first piece ends on, nor the start of the line the
+            # second begins on ("… the birth canal, | making childbirth easier …")
+            return not _on_the_line(last, first, between)
         inner = [b for b in between if b.page == last.page or b.page == first.page]
         if any(b.page != last.page for b in between) or last.page != first.page:
             return True
@@ -361,6 +365,27 @@ class Finder:
 
 def _height(b: Box) -> float:
     return max(0.1, b.bottom - b.top)
+
+
+#: How far along a line (in line heights) the passage's next word stands from a piece's end.
+NEXT_WORD = 2
+
+
+def _on_the_line(last: Box, first: Box, between: list[Box]) -> bool:
+    """Whether words of the passage's own lines stand between two pieces of a quote: on the line the
+    first piece ends on, right after it, or on the line the second begins on, right before it, at
+    the pieces' height (a line's words a reader does not skip)."""
+    height = statistics.median(_height(b) for b in (last, first))
+    for b in between:
+        if abs(_height(b) - height) > HEIGHT_SHARE * height:
+            continue
+        for ends, after in ((last, True), (first, False)):
+            if b.page != ends.page or not (b.top < ends.bottom and b.bottom > ends.top):
+                continue
+            gap = (b.x0 - ends.x1) if after else (ends.x0 - b.x1)
+            if -1 <= gap <= NEXT_WORD * height:
+                return True  # (a figure's panel letters far along the line are not its words)
+    return False
 
 
 _WORD_END = re.compile(r"[^\W_](?![^\W_])|[^\w\s]")
