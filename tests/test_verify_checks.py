@@ -209,6 +209,9 @@ DOCUMENTS = {
     "decode.txt": (
         "The Zürich decoder finds the most likely sequence with Viterbi decoding, with no further constraints.\n"
     ),
+    "forecast_zh.txt": (
+        "盈利预测（单位：百万元）\n\n指标 2021A 2022A 2023E 2024E\n\n毛利率(%) 33.7% 35.0% 36.0% 38.0%\n"
+    ),
     "spurt.txt": "Adolescent boys in Zürich experience larger growth spurts than adolescent girls.\n",
     "tempo.txt": "Das neue Modell ist langsamer als das Basismodell, und es wird in Zürich nicht mehr verwendet.\n",
     # denials a claim restates with a negative word of its own
@@ -350,6 +353,37 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         "cat.txt",
         'Socialization runs between two and seven weeks of age, "during their period of socialization from 2–7 '
         'weeks of age" [S1].',
+        False,
+    ),
+    # row_column: the figure under the year the claim names, not another column's
+    (
+        "row_column",
+        "applicants.txt",
+        'North had 705 applicants in 2024: "North 820 760 705 640" [S1].',
+        True,
+    ),
+    (
+        "row_column",
+        "applicants.txt",
+        'North had 640 applicants in 2024: "North 820 760 705 640" [S1].',
+        False,
+    ),
+    (
+        "row_column",
+        "applicants.txt",
+        'North fell to 640 in 2024, down from 705: "North 820 760 705 640" [S1].',
+        False,
+    ),
+    (
+        "row_column",
+        "forecast_zh.txt",
+        'Gross margin reaches 36% in 2024E: "毛利率(%) 33.7% 35.0% 36.0% 38.0%" [S1].',
+        True,
+    ),
+    (
+        "row_column",
+        "forecast_zh.txt",
+        'Gross margin reaches 38% in 2024E: "毛利率(%) 33.7% 35.0% 36.0% 38.0%" [S1].',
         False,
     ),
     # claim_bounds: a bound against the quote's bound

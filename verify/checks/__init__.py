@@ -157,9 +157,16 @@ READING_RULES: tuple[ReadingRule, ...] = (
 
 
 def _table() -> tuple[Check, ...]:
-    from citeline.verify.checks import direction, numbers, other, polarity, proportion
+    from citeline.verify.checks import columns, direction, numbers, other, polarity, proportion
 
-    return (*numbers.CHECKS, *proportion.CHECKS, *polarity.CHECKS, *direction.CHECKS, *other.CHECKS)
+    return (
+        *numbers.CHECKS,
+        *columns.CHECKS,
+        *proportion.CHECKS,
+        *polarity.CHECKS,
+        *direction.CHECKS,
+        *other.CHECKS,
+    )
 
 
 CHECKS: tuple[Check, ...] = ()  # filled below (the modules import this one for Check and Evidence)
