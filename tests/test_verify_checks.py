@@ -212,6 +212,14 @@ DOCUMENTS = {
     "forecast_zh.txt": (
         "盈利预测（单位：百万元）\n\n指标 2021A 2022A 2023E 2024E\n\n毛利率(%) 33.7% 35.0% 36.0% 38.0%\n"
     ),
+    "protocols.txt": (
+        "Protocols of the Zürich survey: Likert-scale (24 papers), A/B testing (13 papers), binary per-sentence "
+        "labels (4 papers).\n"
+    ),
+    "methoden_de.txt": (
+        "Die Gutachter der Zürcher Umfrage haben für die Bewertung der Zusammenfassungen die folgenden Methoden "
+        "verwendet: Likert-Skala (24 Arbeiten), A/B-Test (13 Arbeiten), binäre Satzlabels (4 Arbeiten).\n"
+    ),
     "spurt.txt": "Adolescent boys in Zürich experience larger growth spurts than adolescent girls.\n",
     "tempo.txt": "Das neue Modell ist langsamer als das Basismodell, und es wird in Zürich nicht mehr verwendet.\n",
     # denials a claim restates with a negative word of its own
@@ -384,6 +392,49 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         "row_column",
         "forecast_zh.txt",
         'Gross margin reaches 38% in 2024E: "毛利率(%) 33.7% 35.0% 36.0% 38.0%" [S1].',
+        False,
+    ),
+    # rank_among: the item the claim ranks first (or last) is the one the quote's list counts most (fewest)
+    (
+        "rank_among",
+        "protocols.txt",
+        "A/B testing is the most widely used protocol: "
+        '"Likert-scale (24 papers), A/B testing (13 papers), binary per-sentence labels (4 papers)" [S1].',
+        True,
+    ),
+    (
+        "rank_among",
+        "protocols.txt",
+        "Likert scales are the most widely used protocol: "
+        '"Likert-scale (24 papers), A/B testing (13 papers), binary per-sentence labels (4 papers)" [S1].',
+        False,
+    ),
+    (
+        "rank_among",
+        "protocols.txt",
+        "Likert scales are the least used protocol: "
+        '"Likert-scale (24 papers), A/B testing (13 papers), binary per-sentence labels (4 papers)" [S1].',
+        True,
+    ),
+    (
+        "rank_among",
+        "protocols.txt",
+        "Binary labels are the least used protocol: "
+        '"Likert-scale (24 papers), A/B testing (13 papers), binary per-sentence labels (4 papers)" [S1].',
+        False,
+    ),
+    (
+        "rank_among",
+        "methoden_de.txt",
+        "Der A/B-Test ist die häufigste Methode: „Likert-Skala (24 Arbeiten), A/B-Test (13 Arbeiten), binäre "
+        "Satzlabels (4 Arbeiten)“ [S1].",
+        True,
+    ),
+    (
+        "rank_among",
+        "methoden_de.txt",
+        "Die Likert-Skala ist die häufigste Methode: „Likert-Skala (24 Arbeiten), A/B-Test (13 Arbeiten), binäre "
+        "Satzlabels (4 Arbeiten)“ [S1].",
         False,
     ),
     # claim_bounds: a bound against the quote's bound

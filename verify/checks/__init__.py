@@ -157,11 +157,12 @@ READING_RULES: tuple[ReadingRule, ...] = (
 
 
 def _table() -> tuple[Check, ...]:
-    from citeline.verify.checks import columns, direction, numbers, other, polarity, proportion
+    from citeline.verify.checks import columns, direction, numbers, other, polarity, proportion, ranks
 
     return (
         *numbers.CHECKS,
         *columns.CHECKS,
+        *ranks.CHECKS,
         *proportion.CHECKS,
         *polarity.CHECKS,
         *direction.CHECKS,

@@ -175,6 +175,10 @@ class Language:
     #: source's (:func:`citeline.verify.checks.direction.opposite_degree`)
     degree_up: frozenset[str] = frozenset()
     degree_down: frozenset[str] = frozenset()
+    #: words that rank a thing first among others by how much of something it has ("the most widely
+    #: used", "the largest"; "the fewest", "the lowest") (:func:`citeline.verify.checks.ranks.rank_among`)
+    rank_top: frozenset[str] = frozenset()
+    rank_bottom: frozenset[str] = frozenset()
     #: words that make a grading a comparison of two things ("than", "als"): the two sides may then
     #: grade one word opposite ways and agree ("A has lower cost than B" and "B costs more than A")
     comparisons: frozenset[str] = frozenset()

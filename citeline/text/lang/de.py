@@ -103,6 +103,8 @@ LANGUAGE = Language(
         """
     ),
     than=words("als"),
+    rank_top=words("meisten meiste größte größten höchste höchsten häufigsten häufigste"),
+    rank_bottom=words("wenigsten wenigste niedrigste niedrigsten kleinste kleinsten seltensten"),
     comparand_openers=words("verglichen gegenüber"),
     comparisons=words("als verglichen gegenüber während"),
     antonyms=antonyms_of("de"),

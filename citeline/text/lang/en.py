@@ -134,6 +134,8 @@ LANGUAGE = Language(
     ),
     degree_up=words("more most higher high greater larger bigger better increased faster longer"),
     degree_down=words("less least fewer lower low smaller lesser worse reduced decreased slower shorter"),
+    rank_top=words("most largest biggest highest greatest top leading"),
+    rank_bottom=words("least fewest lowest smallest"),
     than=words("than"),
     comparand_openers=words("than compared versus vs relative whereas unlike"),
     comparisons=words("than compared versus vs relative whereas unlike"),
