@@ -471,6 +471,22 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         "Die Basismengen der Topologie sind allesamt unendlich: „Aber alle U ∈ B haben unendlich viele Elemente“ [S1].",
         False,
     ),
+    # a claim whose own words only say who says the quote ("im Text heißt es:") states what the
+    # uncited clause before them says
+    (
+        "prefix_opposite",
+        "topo.txt",
+        "Die Basismengen der Topologie sind allesamt endlich – im Text heißt es: „Aber alle U ∈ B haben "
+        "unendlich viele Elemente“ [S1].",
+        True,
+    ),
+    (
+        "prefix_opposite",
+        "topo.txt",
+        "Die Basismengen der Topologie sind allesamt unendlich – im Text heißt es: „Aber alle U ∈ B haben "
+        "unendlich viele Elemente“ [S1].",
+        False,
+    ),
     (
         "prefix_opposite",
         "transfer.txt",

@@ -270,6 +270,30 @@ def asserts(words: str, lang: Language) -> bool:
     return not (says is not None and says.search(words)) and not (source is not None and source.match(words))
 
 
+#: A list item's label before its statement ("**Mount boundaries:** …"): it names, it asserts nothing.
+LABEL = re.compile(r"^\W*(?:\w+\W+){0,3}?\w+\W*:\s*")
+
+
+def says_who(own: str, lang: Language) -> bool:
+    """Whether a claim's own words only say who says the quote ("the paper notes that", "S1 adds:",
+    "im Text heißt es:", after a list item's label or not): a few words that end in a verb of
+    saying, once the words that end a lead-in ("that", "es") are left out."""
+    says = _says(lang)
+    if says is None:
+        return False
+    for text in (own, LABEL.sub("", own)):
+        words = WORD.findall(text)
+        while words and words[-1].lower() in lang.function_words:
+            words.pop()
+        if words and len(words) <= SAYS_WHO_WORDS and says.search(" ".join(words)) is not None:
+            return True
+    return False
+
+
+#: How many words an attribution before a quote has at most ("the authors of the survey write").
+SAYS_WHO_WORDS = 6
+
+
 def claim_scope(claim: str, quote: str | None, lang: Language) -> tuple[str, bool]:
     """The part of a claim whose negations are its polarity, and whether it is the claim's own words
     without the quote: without a leading subordinate clause before the quote ("While SGC cannot

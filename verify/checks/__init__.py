@@ -25,7 +25,7 @@ from functools import cached_property
 
 from citeline.store.records import ChunkInfo
 from citeline.text.lang import Language
-from citeline.verify.claims import lead_in, sentences_around, without
+from citeline.verify.claims import lead_in, says_who, sentences_around, without
 from citeline.verify.fold import fold
 from citeline.verify.match import Match
 from citeline.verify.parse import CitationInput
@@ -68,6 +68,16 @@ class Evidence:
         """The claim's own words: the claim without this citation's quote and the sentence's other
         quotes."""
         return without(without(self.cit.claim or "", self.cit.other_quotes), (self.cit.quote or "",))
+
+    @cached_property
+    def stated(self) -> str:
+        """What the claim states: its own words, and where they only say who says the quote ("the
+        paper notes that", "im Text heißt es:"), the clause of the sentence before them that no
+        marker cites ("Die Basismengen sind allesamt endlich – im Text heißt es: „…“")."""
+        own = self.own_words
+        if self.cit.uncited and says_who(own, self.answer):
+            return f"{self.cit.uncited} {own}"
+        return own
 
     @cached_property
     def sentences(self) -> str:

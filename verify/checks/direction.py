@@ -64,7 +64,7 @@ def claim_direction(e: Evidence) -> str | None:
     other."""
     if not e.cit.claim or not e.cit.quote:
         return None
-    said = _directions(e.own_words, e.answer)
+    said = _directions(e.stated, e.answer)
     found = _directions(e.sentences, e.doc)
     if len(said) != 1 or len(found) != 1 or said == found:
         return None
@@ -145,7 +145,7 @@ def opposite_degree(e: Evidence) -> str | None:
     … (relative ordering …)", grades nothing of the quote's)."""
     if not e.cit.claim or not e.cit.quote or e.answer.unspaced or e.doc.unspaced:
         return None
-    own = e.own_words
+    own = e.stated
     clause = e.chunk.text[slice(*clause_bounds(e.chunk.text, e.start, e.end, e.doc))]
     if any(w.lower() in e.answer.comparisons for w in NEGATION_WORD.findall(own)) or any(
         w.lower() in e.doc.comparisons for w in NEGATION_WORD.findall(clause)
@@ -235,7 +235,7 @@ def _opposed(e: Evidence, pairs: str) -> str | None:
     listed = getattr(e.answer, pairs)
     if not listed or listed is not getattr(e.doc, pairs):
         return None  # the claim's and the source's words are read in one language
-    own = e.own_words
+    own = e.stated
     said = _sides(_without_comparands(own, e.answer), e.answer, pairs)
     if not said:
         return None
@@ -307,7 +307,7 @@ def swapped_comparison(e: Evidence) -> str | None:
     if compared is None:
         return None
     grading, before, after = compared
-    own = [w.lower() for w in NEGATION_WORD.findall(e.own_words)]
+    own = [w.lower() for w in NEGATION_WORD.findall(e.stated)]
     for k, w in enumerate(own):
         if not grading & _graded_as(w, own[max(0, k - 2) : k], lang):
             continue

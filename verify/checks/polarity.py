@@ -21,7 +21,17 @@ import re
 
 from citeline.text.lang import CODES, Language, every
 from citeline.verify.checks import Check, Evidence
-from citeline.verify.claims import asserts, claim_scope, clause_bounds, is_condition, list_item, scope_around, without
+from citeline.verify.claims import (
+    LABEL,
+    asserts,
+    claim_scope,
+    clause_bounds,
+    is_condition,
+    list_item,
+    says_who,
+    scope_around,
+    without,
+)
 from citeline.verify.negation import WORD, denied_at, negated, privative, restates_denied, says_less, targets
 
 
@@ -49,7 +59,7 @@ def _claim_denies(e: Evidence, claimed: str, word: str) -> bool | None:
         # a quote run into the claim's own words is read with them: "ne couvre pas "un
         # détartrage …"" denies the quote's word
         together = denied_at(claimed, word, e.doc)
-        mine = _LABEL.sub("", e.own_words)
+        mine = LABEL.sub("", e.own_words)
         if together is not False and _plainly_asserts(mine, e.answer) and denied_at(quoted, word, e.doc):
             # the claim's own words, with no negation of their own, assert the word the quote
             # denies ("gives partial credit, counting it "… with no credit for partial matching"")
@@ -62,10 +72,6 @@ def _claim_denies(e: Evidence, claimed: str, word: str) -> bool | None:
     if not known:
         return None
     return True if all(known) else False if not any(known) else None
-
-
-#: A list item's label before its statement ("**Mount boundaries:** …"): it names, it asserts nothing.
-_LABEL = re.compile(r"^\W*(?:\w+\W+){0,3}?\w+\W*:\s*")
 
 
 def _plainly_asserts(text: str, lang: Language) -> bool:
@@ -171,7 +177,7 @@ def claim_denial(e: Evidence) -> str | None:
         # uncited clause before it says ("… did not yield a consistent ordering of systems; the
         # paper notes that "…"")
         before = e.cit.uncited or ""
-        if not before or _says_something(e.own_words, e.answer) or not negated(before, e.answer):
+        if not before or not says_who(e.own_words, e.answer) or not negated(before, e.answer):
             return None
         claimed = before
     own, _ = _split(e, claimed)
@@ -185,16 +191,6 @@ def claim_denial(e: Evidence) -> str | None:
                 continue  # "do not differ" of "have identical … rights"
             return f"the claim denies {word!r}, which the source asserts"
     return None
-
-
-def _says_something(own: str, lang: Language) -> bool:
-    """Whether a claim's own words say something of their own, rather than who says the quote ("the
-    paper notes that", "S1 adds:"; :func:`~citeline.verify.claims.asserts`, with the words that end
-    a lead-in, "that", "dass", left out)."""
-    words = WORD.findall(_LABEL.sub("", own))
-    while words and words[-1].lower() in lang.function_words:
-        words.pop()
-    return asserts(" ".join(words), lang)
 
 
 def says_opposite(word: str, text: str, lang: Language) -> bool:
@@ -281,7 +277,7 @@ def restated_denial(e: Evidence) -> str | None:
         # a quote run into the claim's sentence: the sentence's own words, where they plainly assert
         # ("These shares still carry ongoing distribution fees, even though they are "… not subject
         # to ongoing distribution expenses"")
-        mine = _LABEL.sub("", e.own_words)
+        mine = LABEL.sub("", e.own_words)
         if not _plainly_asserts(mine, e.answer):
             return None
         claimed = mine
@@ -371,7 +367,7 @@ def prefix_opposite(e: Evidence) -> str | None:
     if e.answer.code != e.doc.code:
         return None  # (a prefix is a word's of one language)
     lang = e.doc
-    own = e.own_words
+    own = e.stated
     clause = e.chunk.text[slice(*clause_bounds(e.chunk.text, e.start, e.end, lang))]
     mine = {w.lower() for w in WORD.findall(own)}
     theirs = {w.lower() for w in WORD.findall(clause)}

@@ -107,7 +107,7 @@ def proportion_words(e: Evidence) -> str | None:
     words ("die meisten", "a minority"), the two intervals meet."""
     if not e.cit.claim or not e.cit.quote:
         return None
-    said = _said(e.own_words, e.answer)
+    said = _said(e.stated, e.answer)
     if not said:
         return None
     sentences = e.sentences
@@ -129,7 +129,7 @@ def quantifier_scope(e: Evidence) -> str | None:
     is …") and of none as all."""
     if not e.cit.claim or not e.cit.quote or e.answer.unspaced or e.doc.unspaced:
         return None
-    said = _undenied(e.own_words, e.answer.universal, e.answer)
+    said = _undenied(e.stated, e.answer.universal, e.answer)
     if not said:
         return None
     clause = e.chunk.text[slice(*clause_bounds(e.chunk.text, e.start, e.end, e.doc))]

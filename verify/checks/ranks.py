@@ -50,7 +50,7 @@ def rank_among(e: Evidence) -> str | None:
     items = _items(e.chunk.text[e.start : e.end])
     if len(items) < RANKED_ITEMS:
         return None
-    words = [w.lower() for w in WORD.findall(e.own_words)]
+    words = [w.lower() for w in WORD.findall(e.stated)]
     at = next((k for k, w in enumerate(words) if w in lang.rank_top | lang.rank_bottom), None)
     if at is None or any(lang.denies(w) for w in words[:at]):
         return None
