@@ -167,15 +167,16 @@ READING_RULES: tuple[ReadingRule, ...] = (
 
 
 def _table() -> tuple[Check, ...]:
-    from citeline.verify.checks import columns, direction, numbers, other, polarity, proportion, ranks
+    from citeline.verify.checks import direction, numbers, other, polarity, proportion, ranks, rows
 
     return (
         *numbers.CHECKS,
-        *columns.CHECKS,
+        *rows.ROW_NUMBER_CHECKS,
         *ranks.CHECKS,
         *proportion.CHECKS,
         *polarity.CHECKS,
         *direction.CHECKS,
+        *rows.ROW_DIRECTION_CHECKS,
         *other.CHECKS,
     )
 
