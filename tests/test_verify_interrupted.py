@@ -22,17 +22,18 @@ CORPUS2 = CORPUS.parent / "corpus2"
 SPECTER = CORPUS / "acl2020_specter_2col.pdf"
 TEXTBOOK = CORPUS2 / "psych_textbook_ch5_physical_development.pdf"
 GRAPH = CORPUS / "acl2018_N18-3011_literature_graph_2col.pdf"
+QUARTERLY = CORPUS / "cn_quarterly_report_2018q1.pdf"
 
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    for path in (SPECTER, TEXTBOOK, GRAPH):
+    for path in (SPECTER, TEXTBOOK, GRAPH, QUARTERLY):
         if not path.exists():
             pytest.skip(f"needs the real corpus PDF {path} (../shared/corpus and ../shared/corpus2)")
     folder = tmp_path_factory.mktemp("interrupted")
     docs = folder / "docs"
     docs.mkdir()
-    for path in (SPECTER, TEXTBOOK, GRAPH):
+    for path in (SPECTER, TEXTBOOK, GRAPH, QUARTERLY):
         shutil.copy(path, docs / path.name)
     with Store(f"sqlite:///{folder / 'i.db'}") as s:
         ingest_files(s, [docs], IngestOptions(workers=1, settings=PipelineSettings(extractor="pdfium")))
@@ -64,6 +65,13 @@ CASES = [
         GRAPH.name,
         ("academic search (e.g., Xiong et al.,", "2017). We describe"),
         "improve ranking of results in academic search (e.g., Xiong et al., 2017)",
+    ),
+    # the other column's label read into a word of a Chinese sentence ("担保证 | 业务情况说明（如有） | 券"):
+    # pieces of a script without spaces are cut between two Han characters
+    (
+        QUARTERLY.name,
+        ("客户信用交易担保证业务情况说明",),
+        "通过光大证券股份有限公司客户信用交易担保证券账户持有 3,100,000 股",
     ),
 ]
 
@@ -117,6 +125,14 @@ def test_a_changed_number_in_a_last_piece_of_one_word_is_not_found_after_the_gap
         (c,) = verify_answer(store, answer, options=VerifyOptions(log=False)).as_json()["citations"]
         assert c["passed"] is False, c["reason"]
         assert "pieces" not in c["reason"]
+
+
+def test_a_changed_figure_after_a_label_read_into_a_chinese_word_is_not_found(store: Store) -> None:
+    chunk = chunk_with(store, QUARTERLY.name, "客户信用交易担保证业务情况说明")
+    quote = "通过光大证券股份有限公司客户信用交易担保证券账户持有 3,200,000 股"
+    answer = {"answer": f"报告称“{quote}” [S1]。", "sources": {"S1": chunk}}
+    (c,) = verify_answer(store, answer, options=VerifyOptions(log=False)).as_json()["citations"]
+    assert c["passed"] is False, c["reason"]
 
 
 def test_a_negation_between_the_pieces_is_not_set_apart(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 
 from citeline.store.records import ChunkInfo, VersionInfo
 from citeline.text.offsets import Normalized, Original
+from citeline.text.scripts import is_cjk
 from citeline.verify.lookup import Lookup
 from citeline.verify.match import Match
 from citeline.verify.report import Location
@@ -99,8 +100,11 @@ def _join_parts(pieces: list[str], *, elided: bool, parts: list[list[int]]) -> s
             return pieces[0] if pieces else ""
         text = pieces[0].strip()
         for piece in pieces[1:]:
-            # (a word the source hyphenated across what stands between: "state-" | "of-the-art")
-            text += ("" if text.endswith("-") else " ") + piece.strip()
+            # (a word the source hyphenated across what stands between: "state-" | "of-the-art";
+            # two Han characters of a script without spaces: "担保证" | "券账户")
+            piece = piece.strip()
+            glued = text.endswith("-") or bool(text and piece and is_cjk(text[-1]) and is_cjk(piece[0]))
+            text += ("" if glued else " ") + piece
         return text
     joined = [" ".join(pieces[k].strip() for k in ks) for ks in parts if ks]
     return " … ".join(joined)

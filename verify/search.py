@@ -22,6 +22,7 @@ from citeline.store.records import ChunkInfo, VersionInfo
 from citeline.text.geometry import Box
 from citeline.text.lang import Language
 from citeline.text.offsets import Normalized, Original
+from citeline.text.scripts import count_words, is_cjk
 from citeline.verify.fold import fold
 from citeline.verify.lookup import Lookup
 from citeline.verify.match import AlignmentMemo, Match, locate, tokens
@@ -42,6 +43,8 @@ PIECE_WORDS = 2
 #: ... but the last, which may be one word of this many characters ("Xiong et al., | 2017)": a caption
 #: set between a reference's authors and its year).
 LAST_PIECE_CHARS = 4
+#: A piece that opens in a script without spaces is looked for by this many first characters.
+HEAD_CHARS = 4
 #: How many readings of a quote as pieces are tried (each start of its first words, fewest pieces first).
 READINGS = 20
 #: A gap's lines are out of the passage's flow when their height differs from the passage's lines'
@@ -391,19 +394,43 @@ def _on_the_line(last: Box, first: Box, between: list[Box]) -> bool:
 _WORD_END = re.compile(r"[^\W_](?![^\W_])|[^\w\s]")
 
 
+def _inside_word(text: str, k: int) -> bool:
+    """Whether ``k`` falls inside a word of ``text`` (between two letters or digits, neither of a
+    script written without spaces: between two Han characters is a boundary)."""
+    return (
+        0 < k < len(text)
+        and text[k - 1].isalnum()
+        and text[k].isalnum()
+        and not is_cjk(text[k - 1])
+        and not is_cjk(text[k])
+    )
+
+
+def _head(fq: str) -> str:
+    """What a piece is looked for by: its first :data:`PIECE_WORDS` words, or its first
+    :data:`HEAD_CHARS` characters where it opens in a script without spaces."""
+    if fq[:1] and is_cjk(fq[0]):
+        return fq[:HEAD_CHARS]
+    return " ".join(fq.split(" ")[:PIECE_WORDS])
+
+
+def _words(piece: str) -> int:
+    return count_words(piece.split())
+
+
 def _pieces(fq: str, text: str) -> list[list[tuple[int, int]]]:
     """The readings of the folded quote ``fq`` as pieces of ``text`` in order (folded offsets into
-    ``text``), each piece ending on a word boundary (or after a hyphen: "state-of-the-" | "art"),
-    of :data:`PIECE_WORDS` words at least, at most :data:`GAP_CHARS` apart and :data:`GAP_PIECES`
-    of them; fewest pieces first (a quote cut into two is likelier than into four)."""
-    words = fq.split(" ")
-    if len(words) < 2 * PIECE_WORDS:
+    ``text``), each piece ending on a word boundary (or after a hyphen: "state-of-the-" | "art";
+    anywhere between two Han characters), of :data:`PIECE_WORDS` words at least, at most
+    :data:`GAP_CHARS` apart and :data:`GAP_PIECES` of them; fewest pieces first (a quote cut into
+    two is likelier than into four)."""
+    if _words(fq) < 2 * PIECE_WORDS:
         return []
-    head = " ".join(words[:PIECE_WORDS])
+    head = _head(fq)
     found: list[list[tuple[int, int]]] = []
     at = text.find(head)
     while at >= 0 and len(found) < READINGS:
-        if at == 0 or not text[at - 1].isalnum():
+        if not _inside_word(text, at):
             got = _extend(fq, text, at, at + GAP_CHARS + len(fq))
             if got is not None and len(got) > 1:
                 found.append(got)
@@ -413,8 +440,14 @@ def _pieces(fq: str, text: str) -> list[list[tuple[int, int]]]:
 
 def _cut(fq: str, n: int) -> int:
     """The last place at or before ``n`` where the quote may be cut into two pieces: before a space,
-    or after a hyphen ("state-of-the-" | "art": a word the source hyphenated across the gap)."""
-    return max(fq.rfind(" ", 0, n + 1), fq.rfind("-", 0, n) + 1 if fq.rfind("-", 0, n) > 0 else -1)
+    after a hyphen ("state-of-the-" | "art": a word the source hyphenated across the gap), or
+    between two Han characters ("担保证" | "券账户": a column's label read into a word)."""
+    k = n
+    while k > 0:
+        if k < len(fq) and (fq[k] == " " or (fq[k - 1] == "-" and k > 1) or (is_cjk(fq[k - 1]) and is_cjk(fq[k]))):
+            return k
+        k -= 1
+    return -1
 
 
 def _extend(fq: str, text: str, at: int, limit: int, depth: int = 1) -> list[tuple[int, int]] | None:
@@ -424,20 +457,19 @@ def _extend(fq: str, text: str, at: int, limit: int, depth: int = 1) -> list[tup
     while n < len(fq) and at + n < len(text) and fq[n] == text[at + n]:
         n += 1
     if n == len(fq):
-        return [(at, at + n)] if at + n == len(text) or not text[at + n].isalnum() else None
+        return None if _inside_word(text, at + n) else [(at, at + n)]
     cut = _cut(fq, n)  # the quote's last word boundary within the shared prefix ...
-    while cut > 0 and at + cut < len(text) and text[at + cut].isalnum() and fq[cut - 1] != "-":
+    while cut > 0 and _inside_word(text, at + cut) and fq[cut - 1] != "-":
         cut = _cut(fq, cut - 1)  # ... that is one in the text too
-    if cut <= 0 or len(fq[:cut].split()) < PIECE_WORDS or depth >= GAP_PIECES:
+    if cut <= 0 or _words(fq[:cut]) < PIECE_WORDS or depth >= GAP_PIECES:
         return None
     rest = fq[cut:].lstrip()
-    rest_words = rest.split(" ")
-    if len(rest_words) < PIECE_WORDS and fq[cut - 1] != "-" and len(rest) < LAST_PIECE_CHARS:
+    if _words(rest) < PIECE_WORDS and fq[cut - 1] != "-" and len(rest) < LAST_PIECE_CHARS:
         return None
-    head = " ".join(rest_words[:PIECE_WORDS])
+    head = _head(rest)
     nxt = text.find(head, at + cut + 1, limit)
     while nxt >= 0:
-        if not text[nxt - 1].isalnum() or fq[cut - 1] == "-":
+        if not _inside_word(text, nxt) or fq[cut - 1] == "-":
             tail = _extend(rest, text, nxt, min(len(text), nxt + GAP_CHARS + len(rest)), depth + 1)
             if tail is not None:
                 return [(at, at + cut), *tail]
