@@ -23,17 +23,18 @@ SPECTER = CORPUS / "acl2020_specter_2col.pdf"
 TEXTBOOK = CORPUS2 / "psych_textbook_ch5_physical_development.pdf"
 GRAPH = CORPUS / "acl2018_N18-3011_literature_graph_2col.pdf"
 QUARTERLY = CORPUS / "cn_quarterly_report_2018q1.pdf"
+BILL = CORPUS2 / "ko_national_assembly_bill_review_report.pdf"
 
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    for path in (SPECTER, TEXTBOOK, GRAPH, QUARTERLY):
+    for path in (SPECTER, TEXTBOOK, GRAPH, QUARTERLY, BILL):
         if not path.exists():
             pytest.skip(f"needs the real corpus PDF {path} (../shared/corpus and ../shared/corpus2)")
     folder = tmp_path_factory.mktemp("interrupted")
     docs = folder / "docs"
     docs.mkdir()
-    for path in (SPECTER, TEXTBOOK, GRAPH, QUARTERLY):
+    for path in (SPECTER, TEXTBOOK, GRAPH, QUARTERLY, BILL):
         shutil.copy(path, docs / path.name)
     with Store(f"sqlite:///{folder / 'i.db'}") as s:
         ingest_files(s, [docs], IngestOptions(workers=1, settings=PipelineSettings(extractor="pdfium")))
@@ -72,6 +73,14 @@ CASES = [
         QUARTERLY.name,
         ("客户信用交易担保证业务情况说明",),
         "通过光大证券股份有限公司客户信用交易担保证券账户持有 3,100,000 股",
+    ),
+    # the left column of a Korean bill's comparison table, its lines read row by row with the right
+    # column's beside them, a word broken at a line's end without a hyphen ("여" | "성"): six pieces
+    (
+        BILL.name,
+        ("이 경우 위원을", "위촉할 때에는 아동, 청년, 여"),
+        "이 경우 위원을 위촉할 때에는 아동, 청년, 여성, 노동자, 농어민, 중소상공인, 시민사회단체 등 다양한 "
+        "사회계층의 대표성이 반영될 수 있도록 하여야 한다",
     ),
 ]
 
@@ -133,6 +142,28 @@ def test_a_changed_figure_after_a_label_read_into_a_chinese_word_is_not_found(st
     answer = {"answer": f"报告称“{quote}” [S1]。", "sources": {"S1": chunk}}
     (c,) = verify_answer(store, answer, options=VerifyOptions(log=False)).as_json()["citations"]
     assert c["passed"] is False, c["reason"]
+
+
+def test_pieces_of_a_quote_in_a_text_that_repeats_its_words_are_tried_at_a_bounded_number_of_places(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a table of one short phrase per cell: each piece's words are everywhere within reach, so
+    # without a bound the readings multiply with the number of pieces (18 s for this one)
+    from citeline.verify import search
+
+    calls = 0
+    extend = search._extend
+
+    def counted(*args: object, **kwargs: object) -> object:
+        nonlocal calls
+        calls += 1
+        return extend(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(search, "_extend", counted)
+    text = "Zürich cd q " * 300
+    quote = " ".join(["Zürich cd"] * 10) + " zz"
+    assert search._pieces(search.folded_quote(quote), search.fold(text).text) == []
+    assert calls <= search.EXTEND_BUDGET + search.READINGS
 
 
 def test_a_negation_between_the_pieces_is_not_set_apart(tmp_path: Path) -> None:

@@ -19,11 +19,19 @@ from citeline.verify.report import Location
 _INSIDE_A_PASSAGE = " \t\n\r-\u00ad\u2010"
 
 
-def resolve(lookup: Lookup, chunk: ChunkInfo, matches: list[Match], *, elided: bool | None = None) -> Location:
+def resolve(
+    lookup: Lookup,
+    chunk: ChunkInfo,
+    matches: list[Match],
+    *,
+    elided: bool | None = None,
+    quote: str | None = None,
+) -> Location:
     """Where matches (the parts of one quote) are in the version's raw stream: the enclosing range,
     the segments the text comes from, pages, boxes. The parts of an elided quote are joined with
     `` … `` (``elided``, by default when there are several matches); the pieces of one quote found
-    around what interrupts it (``elided=False``) with a space."""
+    around what interrupts it (``elided=False``) with a space, or with none where ``quote`` writes
+    the two as one word (a word of a script without spaces broken at a line's end: "여" | "성")."""
     version = lookup.version(chunk.version_id)
     raw, geometry = lookup.source(chunk)
     spans: list[Original] = []
@@ -43,7 +51,7 @@ def resolve(lookup: Lookup, chunk: ChunkInfo, matches: list[Match], *, elided: b
         segments.append({"start": sp.start, "end": sp.end, "page": page_of(sp.start)})
     pieces = [raw[s["start"] - chunk.raw_start : s["end"] - chunk.raw_start] for s in segments]
     groups = [_segments_of(m, chunk, segments) for m in matches]
-    text = _join_parts(pieces, elided=len(matches) > 1 if elided is None else elided, parts=groups)
+    text = _join_parts(pieces, elided=len(matches) > 1 if elided is None else elided, parts=groups, quote=quote)
     pages = sorted({b.page for b in boxes}) or sorted({s["page"] for s in segments if s["page"]})
     return Location(
         document_uri=version.document_uri,
@@ -92,9 +100,10 @@ def _segments_of(m: Match, chunk: ChunkInfo, segments: list[dict[str, int]]) -> 
     return [k for k, s in enumerate(segments) if s["start"] < span.end and span.start < s["end"]]
 
 
-def _join_parts(pieces: list[str], *, elided: bool, parts: list[list[int]]) -> str:
+def _join_parts(pieces: list[str], *, elided: bool, parts: list[list[int]], quote: str | None = None) -> str:
     """The text of segments: pieces of one passage joined with a space (what a page break, a footer
-    and a header between them stood for), parts of an elided quote with `` … ``."""
+    and a header between them stood for), or with none where the two are one word of ``quote``,
+    parts of an elided quote with `` … ``."""
     if not elided:
         if len(pieces) <= 1:
             return pieces[0] if pieces else ""
@@ -103,11 +112,24 @@ def _join_parts(pieces: list[str], *, elided: bool, parts: list[list[int]]) -> s
             # (a word the source hyphenated across what stands between: "state-" | "of-the-art";
             # two Han characters of a script without spaces: "担保证" | "券账户")
             piece = piece.strip()
-            glued = text.endswith("-") or bool(text and piece and is_cjk(text[-1]) and is_cjk(piece[0]))
+            glued = text.endswith("-") or _one_word(text, piece, quote)
             text += ("" if glued else " ") + piece
         return text
     joined = [" ".join(pieces[k].strip() for k in ks) for ks in parts if ks]
     return " … ".join(joined)
+
+
+def _one_word(text: str, piece: str, quote: str | None) -> bool:
+    """Whether the end of ``text`` and the start of ``piece`` are one word: two Han characters, or
+    two letters of a script without spaces that ``quote`` writes together ("여" | "성": "여성")."""
+    if not text or not piece or not text[-1].isalpha() or not piece[0].isalpha():
+        return False
+    if is_cjk(text[-1]) and is_cjk(piece[0]):
+        return True
+    if quote is None or text[-1].isascii() or piece[0].isascii():
+        return False
+    tail, head = text.split()[-1], piece.split()[0]
+    return tail + head in quote and f"{tail} {head}" not in quote
 
 
 def location_json(loc: Location) -> dict[str, Any]:

@@ -38,11 +38,13 @@ SCREEN_WORD_SHARE = 0.6
 #: its halves): at most this many characters between two pieces, at most this many pieces, each
 #: of at least this many words.
 GAP_CHARS = 700
-GAP_PIECES = 4
+GAP_PIECES = 8
 PIECE_WORDS = 2
 #: ... but the last, which may be one word of this many characters ("Xiong et al., | 2017)": a caption
 #: set between a reference's authors and its year).
 LAST_PIECE_CHARS = 4
+#: How many places a quote's pieces are tried at in one chunk, at most.
+EXTEND_BUDGET = 2000
 #: A piece that opens in a script without spaces is looked for by this many first characters.
 HEAD_CHARS = 4
 #: How many readings of a quote as pieces are tried (each start of its first words, fewest pieces first).
@@ -394,6 +396,11 @@ def _on_the_line(last: Box, first: Box, between: list[Box]) -> bool:
 _WORD_END = re.compile(r"[^\W_](?![^\W_])|[^\w\s]")
 
 
+def _unspaced(ch: str) -> bool:
+    """A character a line may break after without a hyphen: Han, kana, a Hangul syllable."""
+    return is_cjk(ch) or "\uac00" <= ch <= "\ud7af"
+
+
 def _inside_word(text: str, k: int) -> bool:
     """Whether ``k`` falls inside a word of ``text`` (between two letters or digits, neither of a
     script written without spaces: between two Han characters is a boundary)."""
@@ -401,15 +408,15 @@ def _inside_word(text: str, k: int) -> bool:
         0 < k < len(text)
         and text[k - 1].isalnum()
         and text[k].isalnum()
-        and not is_cjk(text[k - 1])
-        and not is_cjk(text[k])
+        and not _unspaced(text[k - 1])
+        and not _unspaced(text[k])
     )
 
 
 def _head(fq: str) -> str:
     """What a piece is looked for by: its first :data:`PIECE_WORDS` words, or its first
     :data:`HEAD_CHARS` characters where it opens in a script without spaces."""
-    if fq[:1] and is_cjk(fq[0]):
+    if fq[:1] and _unspaced(fq[0]):
         return fq[:HEAD_CHARS]
     return " ".join(fq.split(" ")[:PIECE_WORDS])
 
@@ -428,10 +435,11 @@ def _pieces(fq: str, text: str) -> list[list[tuple[int, int]]]:
         return []
     head = _head(fq)
     found: list[list[tuple[int, int]]] = []
+    budget = [EXTEND_BUDGET]
     at = text.find(head)
-    while at >= 0 and len(found) < READINGS:
+    while at >= 0 and len(found) < READINGS and budget[0] > 0:
         if not _inside_word(text, at):
-            got = _extend(fq, text, at, at + GAP_CHARS + len(fq))
+            got = _extend(fq, text, at, at + GAP_CHARS + len(fq), budget=budget)
             if got is not None and len(got) > 1:
                 found.append(got)
         at = text.find(head, at + 1)
@@ -441,18 +449,29 @@ def _pieces(fq: str, text: str) -> list[list[tuple[int, int]]]:
 def _cut(fq: str, n: int) -> int:
     """The last place at or before ``n`` where the quote may be cut into two pieces: before a space,
     after a hyphen ("state-of-the-" | "art": a word the source hyphenated across the gap), or
-    between two Han characters ("担保证" | "券账户": a column's label read into a word)."""
+    between two Han characters or Hangul syllables ("担保证" | "券账户": a column's label read into
+    a word; "여" | "성": a Korean word broken at a line's end)."""
     k = n
     while k > 0:
-        if k < len(fq) and (fq[k] == " " or (fq[k - 1] == "-" and k > 1) or (is_cjk(fq[k - 1]) and is_cjk(fq[k]))):
+        if k < len(fq) and (
+            fq[k] == " " or (fq[k - 1] == "-" and k > 1) or (_unspaced(fq[k - 1]) and _unspaced(fq[k]))
+        ):
             return k
         k -= 1
     return -1
 
 
-def _extend(fq: str, text: str, at: int, limit: int, depth: int = 1) -> list[tuple[int, int]] | None:
+def _extend(
+    fq: str, text: str, at: int, limit: int, depth: int = 1, *, budget: list[int] | None = None
+) -> list[tuple[int, int]] | None:
     """Pieces of ``fq`` starting at ``text[at]``: the longest common prefix that ends on a word
-    boundary in both, then the rest of the quote looked for after it (nearest first)."""
+    boundary in both, then the rest of the quote looked for after it (nearest first). ``budget``
+    counts down the places tried, so that a text repeating a quote's words (a table of one word per
+    cell) costs at most :data:`EXTEND_BUDGET` of them."""
+    if budget is not None:
+        if budget[0] <= 0:
+            return None
+        budget[0] -= 1
     n = 0
     while n < len(fq) and at + n < len(text) and fq[n] == text[at + n]:
         n += 1
@@ -468,9 +487,9 @@ def _extend(fq: str, text: str, at: int, limit: int, depth: int = 1) -> list[tup
         return None
     head = _head(rest)
     nxt = text.find(head, at + cut + 1, limit)
-    while nxt >= 0:
+    while nxt >= 0 and (budget is None or budget[0] > 0):
         if not _inside_word(text, nxt) or fq[cut - 1] == "-":
-            tail = _extend(rest, text, nxt, min(len(text), nxt + GAP_CHARS + len(rest)), depth + 1)
+            tail = _extend(rest, text, nxt, min(len(text), nxt + GAP_CHARS + len(rest)), depth + 1, budget=budget)
             if tail is not None:
                 return [(at, at + cut), *tail]
         nxt = text.find(head, nxt + 1, limit)

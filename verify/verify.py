@@ -331,7 +331,9 @@ class Verifier:
             result.marker, result.chunk_id = target.by_chunk[cited.chunk_id], cited.chunk_id
         result.status = "verified" if all(m.kind == "exact" for m in matches) else "verified_fuzzy"
         result.score = best.score
-        result.location = resolve(self.lookup, c, matches, elided=False if pieces else None)
+        result.location = resolve(
+            self.lookup, c, matches, elided=False if pieces else None, quote=result.quote if pieces else None
+        )
         differences = [d for m in matches for d in m.differences]
         result.reason = (
             "exact after folding" if result.status == "verified" else "fuzzy: " + _noise_summary(differences)
