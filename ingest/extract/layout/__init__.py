@@ -43,8 +43,8 @@ from citeline.ingest.extract.layout import blocks, lines, order, words
 from citeline.ingest.extract.layout.blocks import Block
 from citeline.ingest.extract.layout.lines import LineKind, TextLine
 from citeline.ingest.extract.layout.order import LayoutLine
-from citeline.ingest.extract.layout.settings import BOUNDS, DEFAULT_SETTINGS, LAYOUT_VERSION, LayoutSettings
 from citeline.ingest.extract.layout.trace import LayoutTrace, note_blocks, paused, tracing
+from citeline.ingest.extract.layout_settings import BOUNDS, DEFAULT_SETTINGS, LAYOUT_VERSION, LayoutSettings
 from citeline.text.scripts import CJK_CHARS, is_cjk
 
 __all__ = [

@@ -15,8 +15,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from citeline.ingest.extract.layout.settings import LayoutSettings
 from citeline.ingest.extract.layout.words import Word, same_line
+from citeline.ingest.extract.layout_settings import LayoutSettings
 from citeline.text.scripts import MAYBE_RTL, is_cjk, is_rtl
 
 #: What a line is to the reading order: body text, a footnote (read after the page body), a table
