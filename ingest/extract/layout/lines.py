@@ -243,19 +243,14 @@ def make_line(
     xs = array("f", edges)
     if MAYBE_RTL.search(text):
         text, xs = logical_order(text, xs)
-    base_piece = max(row, key=lambda p: p.size)
-    return TextLine(
-        text,
-        xs,
-        min(p.x0 for p in row),
-        max(p.x1 for p in row),
-        min(p.top for p in row),
-        max(p.bottom for p in row),
-        base_piece.baseline,
-        base_piece.size,
-        kind,
-        list(row),
-    )
+    if len(row) == 1:  # most rows: the piece's own box, without four passes over a row of one
+        base_piece = row[0]
+        x0, x1, top, bottom = base_piece.x0, base_piece.x1, base_piece.top, base_piece.bottom
+    else:
+        base_piece = max(row, key=lambda p: p.size)
+        x0, x1 = min(p.x0 for p in row), max(p.x1 for p in row)
+        top, bottom = min(p.top for p in row), max(p.bottom for p in row)
+    return TextLine(text, xs, x0, x1, top, bottom, base_piece.baseline, base_piece.size, kind, list(row))
 
 
 def _words_in_x_order(row: Sequence[Piece]) -> list[tuple[int, Word]]:
