@@ -195,7 +195,7 @@ def layout_option(f: F) -> F:
     @functools.wraps(f)
     def wrapper(*args: Any, layout_pairs: tuple[str, ...], **kwargs: Any) -> Any:
         from citeline.ingest.errors import LayoutSettingError
-        from citeline.ingest.extract.layout.settings import LayoutSettings
+        from citeline.ingest.extract.layout_settings import LayoutSettings
 
         try:
             layout = LayoutSettings.from_pairs(layout_pairs)

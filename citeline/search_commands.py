@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -20,8 +20,12 @@ from citeline.app import (
     open_store,
 )
 from citeline.output import csv_text, table
-from citeline.store.embeddings import load_embedder
-from citeline.store.search import Change, SearchMode
+
+if TYPE_CHECKING:
+    from citeline.store.search import SearchMode
+
+# the store's search and embedding modules are imported by the commands that use them, not with the
+# command line (every command, ``ingest`` before it starts its workers, pays for what it imports)
 
 EMBEDDER_HELP = (
     "The embedding model: MODULE:NAME (an Embedder object, or a callable returning one), or 'hashing' "
@@ -112,6 +116,8 @@ def search(
     if not record and (merge is not None or max_tokens is not None):
         raise CommandError("--merge, --no-merge and --max-tokens make a context: add --context", EXIT_USAGE)
     fmt = fmt or ("prompt" if record else "table")
+    from citeline.store.embeddings import load_embedder
+
     with errors_as_messages():
         embedder = load_embedder(embedder_spec) if embedder_spec and mode != "keyword" else None
         hits = store.search(
@@ -240,6 +246,8 @@ def changes(since: str | None, model: str | None, fmt: str, collection: str | No
         with errors_as_messages():
             found = store.changes(_since_point(since), collection=collection)
     if model is not None:
+        from citeline.store.search import Change
+
         with errors_as_messages():
             found += [
                 Change("needs_embedding", c.chunk_id, c.document_uri, c.version_no, None, c.collection)
@@ -291,6 +299,8 @@ def embed(embedder_spec: str, batch_size: int) -> None:
         citeline embed --embedder mypkg.embed:model
         citeline changes --needs-embedding all-MiniLM-L6-v2
     """
+    from citeline.store.embeddings import load_embedder
+
     store = open_store()
     with errors_as_messages():
         embedder = load_embedder(embedder_spec)

@@ -21,7 +21,7 @@ from citeline.garbage import few_collections
 from citeline.ingest.chunker import CHUNKER_VERSION, DEFAULT_OVERLAP, DEFAULT_TARGET, chunk
 from citeline.ingest.clean.pipeline import CleanSettings, RawFurniture, RawHyphenation, clean, settings_fingerprint
 from citeline.ingest.extract import Extraction, Limits, SourceFile, extract_source, pdf_backend, read_source
-from citeline.ingest.extract.layout.settings import DEFAULT_SETTINGS, LayoutSettings
+from citeline.ingest.extract.layout_settings import DEFAULT_SETTINGS, LayoutSettings
 from citeline.ingest.extract.model import pages_of
 from citeline.ingest.extract.ocr import OcrSettings
 from citeline.kinds import DEFAULT_EXTRACTOR, Extractor

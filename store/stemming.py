@@ -65,11 +65,18 @@ def _identity(word: str) -> str:
     return word
 
 
+#: An index term from this character up is a CJK pair (a word sorts below it when its first letter does).
+_CJK_START = "\u3040"
+
+
 def is_cjk_pair(term: str) -> bool:
-    return term[0] >= "\u3040"
+    return term[0] >= _CJK_START
 
 
 def stem_terms(words: Iterable[str], language: str | None) -> list[str]:
     """``words`` (index terms) stemmed in ``language``; CJK character pairs stay as they are."""
     stem = stemmer(language)
+    words = list(words)
+    if max(words, default="") < _CJK_START:
+        return list(map(stem, words))  # no CJK pair (compared in C: most texts)
     return [w if is_cjk_pair(w) else stem(w) for w in words]

@@ -62,7 +62,7 @@ def pack_xs(xs: array[float]) -> bytes:
     # a broken PDF can draw at inf or nan; either makes the sum non-finite, and float32 edges
     # cannot add up to an overflow
     if xs and math.isfinite(sum(xs)):
-        quanta = list(map(round, map(_SCALE, xs)))
+        quanta = list(map(_ROUND, map(_SCALE, xs)))
         if -(2**31) <= quanta[0] < 2**31:
             try:
                 steps = array("h", map(operator.sub, quanta[1:], quanta))
@@ -124,6 +124,8 @@ class PackedGeometry(Geometry):
 
 _SCALE = float(XS_QUANTUM).__mul__
 _UNSCALE = (1 / XS_QUANTUM).__mul__
+#: ``round`` of a float (half to even), called without ``round``'s lookup of ``__round__``
+_ROUND = float.__round__
 _BIG_ENDIAN = sys.byteorder == "big"
 
 

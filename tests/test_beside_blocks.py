@@ -14,7 +14,7 @@ import pytest
 
 from citeline.ingest.extract import extract
 from citeline.ingest.extract.layout import DEFAULT_SETTINGS, LayoutSettings
-from citeline.ingest.extract.layout.settings import BOUNDS
+from citeline.ingest.extract.layout_settings import BOUNDS
 from tests.simple_pdf import Item, write_pdf
 
 HEAD = "186   PART TWO  Biological Foundations of Développement"

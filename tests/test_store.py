@@ -20,6 +20,7 @@ from citeline.ingest.pipeline import PipelineSettings
 from citeline.store import NotFound, ReadOnlyViolation, Store
 from citeline.store import db as store_db
 from citeline.store.writer import pack_xs, unpack_xs
+from tests import sqlite_head
 from tests.conftest import PDF_FIXTURES
 from tests.invariants import check_chunk
 
@@ -103,6 +104,42 @@ def test_migrations_upgrade_downgrade_upgrade_and_check(db_url: str) -> None:
         "raw_end",
         "text",
     } <= set(cols)
+    engine.dispose()
+
+
+def test_a_new_sqlite_database_gets_the_recorded_head_schema_without_alembic(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The recorded SQLite head (``citeline/migrations/sqlite_head.py``) is what the migrations make;
+    a new SQLite file is given it without running a revision, and it is the same schema: alembic
+    finds nothing to change, and the search index works."""
+    assert sqlite_head.recorded() == sqlite_head.migrated(), "regenerate: python -m tests.sqlite_head --regenerate"
+
+    def no_alembic(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("a new SQLite database was migrated revision by revision")
+
+    monkeypatch.setattr(store_db, "upgrade", no_alembic)
+    engine = store_db.make_engine(f"sqlite:///{tmp_path / 'new.db'}")
+    store_db.ensure_schema(engine)
+    assert store_db.current_revision(engine) == store_db.HEAD
+    assert store_db.sqlite_schema(engine) == sqlite_head.recorded()[1]
+    monkeypatch.undo()
+    store_db.check(engine)  # models and the schema agree
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO chunk_search(rowid, body) VALUES (1, 'offset maps')"))
+        assert conn.execute(text("SELECT rowid FROM chunk_search WHERE chunk_search MATCH 'maps'")).scalar() == 1
+    engine.dispose()
+
+
+def test_a_sqlite_database_with_tables_of_its_own_is_migrated_by_alembic(tmp_path: Path) -> None:
+    engine = store_db.make_engine(f"sqlite:///{tmp_path / 'theirs.db'}")
+    with engine.begin() as conn:
+        conn.execute(text("CREATE TABLE notes (body TEXT)"))
+    assert not store_db.create_sqlite_head(engine)  # not empty: not ours to lay out
+    store_db.ensure_schema(engine)
+    assert store_db.current_revision(engine) == store_db.HEAD
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM notes")).scalar() == 0
     engine.dispose()
 
 

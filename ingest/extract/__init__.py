@@ -25,7 +25,7 @@ from citeline.ingest.extract.files import (
     sha256_file,
     sniff_format,
 )
-from citeline.ingest.extract.layout.settings import DEFAULT_SETTINGS, LayoutSettings
+from citeline.ingest.extract.layout_settings import DEFAULT_SETTINGS, LayoutSettings
 from citeline.ingest.extract.model import Element, Extraction, Page, Problem
 from citeline.ingest.extract.ocr import OcrSettings
 from citeline.kinds import DEFAULT_EXTRACTOR, EXTRACTORS, OCR_MODES, Extractor, member

@@ -104,8 +104,10 @@ class _Objects:
                     self.offsets[int(number.group(1))] = at + 3
             at = data.find(b"obj", at + 3)
         self.packed: dict[int, bytes] = {}
-        for at in self.offsets.values():
-            head = self._head(at)
+        #: each plain object's dictionary, read once (all_dicts gives them again)
+        self.heads = {n: self._head(at) for n, at in self.offsets.items()}
+        for n, at in self.offsets.items():
+            head = self.heads[n]
             if _OBJSTM.search(head):
                 self.packed.update(self._unpack(at, head))
 
@@ -119,12 +121,10 @@ class _Objects:
     def get(self, n: int) -> bytes:
         if n in self.packed:
             return self.packed[n]
-        at = self.offsets.get(n)
-        return b"" if at is None else self._head(at)
+        return self.heads.get(n, b"")
 
     def all_dicts(self) -> list[tuple[int, bytes]]:
-        out = [(n, self._head(at)) for n, at in self.offsets.items()]
-        return out + list(self.packed.items())
+        return [*self.heads.items(), *self.packed.items()]
 
     def _unpack(self, at: int, head: bytes) -> dict[int, bytes]:
         start = _STREAM.search(self.data, at)

@@ -39,8 +39,11 @@ def fold_text(text: str) -> str:
 def terms(text: str) -> list[str]:
     """The index terms of ``text``, in order: folded words, CJK runs as overlapping pairs (Hangul
     is written with spaces and stays words)."""
+    folded = fold_text(text)
+    if not _CJK_RUN.search(folded):
+        return _WORD.findall(folded)  # each word is one run: most texts, without a regex call per word
     out: list[str] = []
-    for word in _WORD.findall(fold_text(text)):
+    for word in _WORD.findall(folded):
         for part in _SCRIPT_RUN.findall(word):
             if part[0] >= "\u3040" and _CJK_RUN.fullmatch(part):
                 out.extend(part[i : i + 2] for i in range(max(1, len(part) - 1)))

@@ -34,7 +34,7 @@ import math
 import re
 import statistics
 from array import array
-from operator import attrgetter
+from operator import itemgetter
 
 from citeline.ingest.extract.glyphs import Glyph, PageGlyphs, is_diagonal
 
@@ -43,8 +43,8 @@ from citeline.ingest.extract.layout import blocks, lines, order, words
 from citeline.ingest.extract.layout.blocks import Block
 from citeline.ingest.extract.layout.lines import LineKind, TextLine
 from citeline.ingest.extract.layout.order import LayoutLine
-from citeline.ingest.extract.layout.settings import BOUNDS, DEFAULT_SETTINGS, LAYOUT_VERSION, LayoutSettings
 from citeline.ingest.extract.layout.trace import LayoutTrace, note_blocks, paused, tracing
+from citeline.ingest.extract.layout_settings import BOUNDS, DEFAULT_SETTINGS, LAYOUT_VERSION, LayoutSettings
 from citeline.text.scripts import CJK_CHARS, is_cjk
 
 __all__ = [
@@ -68,8 +68,10 @@ MARGIN_SHARE = 0.1
 MARGIN_BAND = 0.15
 
 
-_ROTATION = attrgetter("rotation")
-_X0, _X1, _TOP, _BOTTOM = attrgetter("x0"), attrgetter("x1"), attrgetter("top"), attrgetter("bottom")
+#: A glyph's fields by position (a Glyph is a named tuple: an index is cheaper than a name)
+_TEXT, _X0, _X1, _TOP, _BOTTOM, _ROTATION = (
+    itemgetter(Glyph._fields.index(f)) for f in ("text", "x0", "x1", "top", "bottom", "rotation")
+)
 
 
 #: How far (points) a glyph's centre may stand outside the page's CropBox and still be on the page.
@@ -193,7 +195,10 @@ def split_vertical(glyphs: list[Glyph]) -> tuple[list[Glyph], list[Glyph]]:
     """``(horizontal, vertical)`` glyphs of a page, in content order. Vertical ones are only split
     off when the page is mostly vertical writing; a space glyph goes with the next glyph drawn."""
     # a stacked glyph is a CJK one that is not a space: too few of those, counted in C, and the
-    # page cannot be vertical (most pages; the glyph-by-glyph test below costs a tenth of a layout)
+    # page cannot be vertical (most pages; the glyph-by-glyph test below costs a tenth of a layout);
+    # a page without a CJK character at all is told first, its text joined in C
+    if not _CJK.search("".join(map(_TEXT, glyphs))):
+        return glyphs, []
     firsts = "".join([g.text[:1] for g in glyphs])
     cjk = len(_CJK.findall(firsts))
     if cjk < VERTICAL_MIN or cjk < VERTICAL_SHARE * len("".join(firsts.split())):

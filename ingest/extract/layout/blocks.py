@@ -36,9 +36,9 @@ from citeline.ingest.extract.layout.lines import (
     make_line,
     piece_of,
 )
-from citeline.ingest.extract.layout.settings import LayoutSettings
 from citeline.ingest.extract.layout.trace import note_columns, note_gutter
 from citeline.ingest.extract.layout.words import Word
+from citeline.ingest.extract.layout_settings import LayoutSettings
 from citeline.text.scripts import CJK_CHARS_PER_WORD, is_cjk
 
 #: Columns are searched at most this many levels deep (a four-column page needs two, and a band cut

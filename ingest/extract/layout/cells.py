@@ -22,7 +22,7 @@ from array import array
 from collections.abc import Sequence
 
 from citeline.ingest.extract.layout.lines import Piece, TextLine
-from citeline.ingest.extract.layout.settings import LayoutSettings
+from citeline.ingest.extract.layout_settings import LayoutSettings
 from citeline.text.scripts import is_cjk
 
 #: A baseline step more than this many times the table's line pitch (its smallest step) parts two

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from citeline.ingest.extract.layout.blocks import Block
 from citeline.ingest.extract.layout.lines import FULL_STOP, SENTENCE_END, LineKind, TextLine
-from citeline.ingest.extract.layout.settings import LayoutSettings
+from citeline.ingest.extract.layout_settings import LayoutSettings
 
 #: Kinds read after the page body, in this order.
 _DEFERRED: tuple[LineKind, ...] = ("footnote", "rotated", "margin", "line_number")

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 
 from citeline.ingest.extract.glyphs import SPACING_ACCENTS, Glyph
-from citeline.ingest.extract.layout.settings import LayoutSettings
+from citeline.ingest.extract.layout_settings import LayoutSettings
 from citeline.text.scripts import is_cjk, is_rtl
 
 

@@ -15,6 +15,10 @@ the generated fixtures and the real corpus (``python -m benchmarks fidelity``)::
 Settings other than the defaults enter the stored settings hash (:meth:`LayoutSettings.fingerprint_part`);
 the defaults hash as the bare :data:`LAYOUT_VERSION`, as before the settings could be set, so a store
 made then is not re-ingested.
+
+The module stands beside the engine's package, not in it, so that reading settings does not import
+the engine: ``citeline ingest`` builds them (and the worker's task) in a process that never lays out
+a page, and imports them before it starts the workers' forkserver.
 """
 
 from __future__ import annotations
