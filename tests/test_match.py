@@ -86,7 +86,9 @@ _GLUED = (
     "Ergebnisse für Zürich: 16There were no other direct comparisons in Wu et al. There is more. Prior "
     "studies12, 13 showed effects in 14C dating; claims after 30days are not paid; CO2 emissions rose. "
     "Both GPT4 and SCIDOCS3 agree with GPT and SCIDOCS. 2Es gilt nicht für alle n, sagt es. Both studies "
-    "agree."  # (a mark is taken off a word only when the text has the word on its own too)
+    "agree. We show that a single 3fixed trigger prompt helps in Zürich."
+    # (a mark is taken off a word only when the text has the word on its own too, or, after a word,
+    # when it is a common word that measures nothing)
 )
 
 
@@ -103,6 +105,8 @@ _GLUED = (
             ["reference_marker", "reference_marker", "punctuation"],
         ),
         ("Prior studies, 13 showed effects in", "fuzzy", ["reference_marker"]),
+        # a note mark set after a word and read into the next one ("single³ fixed")
+        ("We show that a single fixed trigger prompt helps in Zürich", "fuzzy", ["reference_marker"]),
         # a number glued before a word inside the quote is the quote's number, dropped
         ("Zürich: There were no other direct comparisons", "altered", ["number"]),
         ("claims after days are not paid", "altered", ["number"]),

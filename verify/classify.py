@@ -8,6 +8,7 @@ its negations, its number words, its function words and inflections, its lexicon
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -250,14 +251,16 @@ def _classify_block(
     *,
     first: bool = False,
     lexical: bool = True,
+    preceding: str = "",
 ) -> list[Difference]:
-    """Differences within one run of non-matching tokens (``first``: the run starts the quote)."""
+    """Differences within one run of non-matching tokens (``first``: the run starts the quote;
+    ``preceding``: the source's token before the run)."""
     if "".join(q) == "".join(s):
         return [Difference("spacing", " ".join(q), " ".join(s))]
     if ("'" in q or "'" in s) and _uncontracted(q, lang) == _uncontracted(s, lang):
         return [Difference("contraction", " ".join(q), " ".join(s))]  # "doesn't" for "does not"
     diffs: list[Difference] = []
-    s, glued = _unglued(q, s, vocabulary, first, lang if lexical else None)
+    s, glued = _unglued(q, s, vocabulary, first, lang if lexical else None, preceding)
     if glued:
         diffs.append(Difference("reference_marker", "", " ".join(glued)))
         if q == s:
@@ -296,19 +299,44 @@ def _classify_block(
     return diffs + _word_diffs(q, s, lang)
 
 
+def _after_word(s: list[str], k: int, preceding: str, lang: Language | None) -> bool:
+    """Whether source token ``k`` follows a word of letters: a mark glued before it there is a
+    superscript set after that word ("a single 3fixed trigger": the note mark of "single"), of at
+    most :data:`GLUED_MID_DIGITS` digits, before a word that measures nothing (a unit after a
+    figure is the figure's: "after 30days")."""
+    before = s[k - 1] if k else preceding
+    if lang is None or not before.isalpha():
+        return False
+    m = _GLUED_BEFORE.fullmatch(s[k])
+    return m is not None and len(m.group(1)) <= GLUED_MID_DIGITS and m.group(2) not in _units(lang)
+
+
+@functools.cache
+def _units(lang: Language) -> frozenset[str]:
+    """Every unit word of ``lang`` (:attr:`~citeline.text.lang.Language.units_of`)."""
+    return frozenset(w.lower() for units in lang.units_of.values() for ws in units.values() for w in ws.split())
+
+
+#: A mark glued before a word inside a quote has at most this many digits (a note's number).
+GLUED_MID_DIGITS = 2
+
+
 def _unglued(
-    q: list[str], s: list[str], vocabulary: frozenset[str], first: bool, lang: Language | None
+    q: list[str], s: list[str], vocabulary: frozenset[str], first: bool, lang: Language | None, preceding: str = ""
 ) -> tuple[list[str], list[str]]:
     """The source tokens with reference marks glued to a word the quote has in their place taken off
-    (see :data:`_GLUED_BEFORE`), and the marks. A mark before a word only on the quote's first word
-    (a footnote quoted from its first word: a number the quote drops inside it is a changed number),
-    a mark after one anywhere; the word must be one the document uses on its own and a word of its
-    language (``GPT4`` is a name, not "GPT" with a mark, nor is ``SCIDOCS3``)."""
+    (see :data:`_GLUED_BEFORE`), and the marks. A mark before a word on the quote's first word (a
+    footnote quoted from its first word) or right after a word (a note mark set after "single" and
+    read into the next word: "a single 3fixed trigger"; elsewhere a number the quote drops inside a
+    footnote is a changed number), a mark after one anywhere; the word must be a word of its
+    language and one the document uses on its own (``GPT4`` is a name, not "GPT" with a mark, nor
+    is ``SCIDOCS3``), or, after a word, a common one (:data:`COMMON_WORD_ZIPF`)."""
     out: list[str] = []
     marks: list[str] = []
     for k, w in enumerate(s):
         after = _GLUED_AFTER.fullmatch(w)
-        before = _GLUED_BEFORE.fullmatch(w) if first and k == 0 else None
+        noted = not (first and k == 0) and _after_word(s, k, preceding, lang)
+        before = _GLUED_BEFORE.fullmatch(w) if (first and k == 0) or noted else None
         word, mark = (
             (after.group(1), after.group(2)) if after else (before.group(2), before.group(1)) if before else ("", "")
         )
@@ -316,8 +344,8 @@ def _unglued(
             word
             and word in q
             and w not in q
-            and word in vocabulary
             and lang is not None
+            and (word in vocabulary or (noted and not after and _common_word(word, lang)))
             and (word in lang.function_words or lexicon.zipf(lang.code)(word) >= REAL_WORD_ZIPF)
         ):
             out.append(word)
@@ -368,7 +396,13 @@ def classify(
             diffs.append(Difference("particle", quote_words[qs], source_words[ss]))
             continue
         found = _classify_block(
-            quote_words[qs:qe], source_words[ss:se], vocabulary, lang, first=qs == 0, lexical=lexical
+            quote_words[qs:qe],
+            source_words[ss:se],
+            vocabulary,
+            lang,
+            first=qs == 0,
+            lexical=lexical,
+            preceding=source_words[ss - 1] if ss else "",
         )
         if any(d.kind == "punctuation" for d in found):
             before = [quote_words[qs - 1] if qs else "", source_words[ss - 1] if ss else ""]
