@@ -38,8 +38,10 @@ from citeline.ingest.errors import LayoutSettingError
 #: stamp across the page, apart from the lines it crosses; 14 reads a column beside another across a
 #: gap wider than ``beside_gap`` apart from it, a margin glossary beside the body, instead of line by
 #: line in turn with it, and the lines beside a big list number as lines of their own, not as its
-#: scripts; and reads with pdfplumber a pdfium page that lost a Type0 font's one-character objects.)
-LAYOUT_VERSION = 14
+#: scripts; and reads with pdfplumber a pdfium page that lost a Type0 font's one-character objects;
+#: 15 cuts a region without a gutter into bands at a gap of ``blocks.BAND_CUT`` of a line, the space
+#: above a heading, where a side column's gutter moves.)
+LAYOUT_VERSION = 15
 
 
 @dataclass(frozen=True, slots=True)
