@@ -542,6 +542,17 @@ def _gutter_split(
         and not (not crossing and _ruled_apart(left, right, g0, g1, rules))
     ):
         return None
+    # a piece crossing the gutter on one row with pieces of both sides, all of them short, is a name
+    # of an author block's row ("Kalpesh Krishna   Erin Bransom   Bailey Kuehl" over a two-column
+    # paper): it and its row cut the columns into sections, read in their place, not beside them
+    row = _names_row(crossing, left, right, em, settings.paragraph_words)
+    if row and (all(id(q) in row for q in left) or all(id(q) in row for q in right)):
+        row = set()  # the row is all that stands on one side: no columns below it to cut
+    if row:
+        crossed = {id(q) for q in crossing}
+        crossing += [q for q in left + right if id(q) in row and id(q) not in crossed]
+        left = [q for q in left if id(q) not in row]
+        right = [q for q in right if id(q) not in row]
     # a narrow piece crossing the gutter with both columns running on above and below it floats (a
     # figure label); anything else crossing it cuts the columns into sections (a title, a caption)
     inner_top = max(min(p.top for p in left), min(p.top for p in right))
@@ -550,10 +561,13 @@ def _gutter_split(
         p
         for p in crossing
         if p.members is None
+        and id(p) not in row
         and p.x1 - p.x0 < settings.floating_width * (hi - lo)
         and inner_top < p.top
         and p.bottom < inner_bottom
     ]
+    if floating:
+        floating = _not_between_spanning(floating, crossing, left + right)
     afloat = {id(p) for p in floating}
     # a floating caption's last lines that no longer cross the gutter float with it
     floating += _caption_tail(floating, left + right, afloat)
@@ -607,6 +621,23 @@ def _gutter_split(
     if floating:
         out.append((floating, True))
     note_gutter(g0, g1, left + right)  # as tall as the columns beside it
+    return out
+
+
+def _not_between_spanning(floating: list[Piece], crossing: Sequence[Piece], sides: Sequence[Piece]) -> list[Piece]:
+    """``floating`` without the pieces whose nearest neighbours above and below are both pieces that
+    cross the gutter and do not float: a centred line between two full-width ones (an author block's
+    e-mail address between its affiliation and another address) is a line of that section, not a
+    label in the gutter (read at the region's end)."""
+    floats = {id(p) for p in floating}
+    others = [q for q in (*crossing, *sides) if id(q) not in floats]
+    spans = {id(q) for q in crossing if id(q) not in floats}
+    out = []
+    for p in floating:
+        above = max((q for q in others if q.bottom <= p.top), key=lambda q: q.bottom, default=None)
+        below = min((q for q in others if q.top >= p.bottom), key=lambda q: q.top, default=None)
+        if above is None or below is None or id(above) not in spans or id(below) not in spans:
+            out.append(p)
     return out
 
 
@@ -712,6 +743,33 @@ def _beside(p: Piece, others: Sequence[Piece], gap: float) -> bool:
         if q.x1 <= p.x0 - gap or q.x0 >= p.x1 + gap:
             return True
     return False
+
+
+#: The names of an author block's row have at most this many words each (a name, its marks).
+ROW_WORDS = 4
+
+
+def _names_row(
+    crossing: Sequence[Piece], left: Sequence[Piece], right: Sequence[Piece], em: float, paragraph_words: int
+) -> set[int]:
+    """The ids of the pieces on a row across the gutter over two columns of running text (lines of
+    ``paragraph_words`` words below it on both sides, none of :data:`ROW_WORDS` above it): a short
+    piece crossing it with short pieces of both sides on its baseline (within :data:`ROW_EXACT` of
+    an em), and those pieces; lines of running text on a crossing label's baseline (two columns
+    whose lines meet) are no row."""
+    out: set[int] = set()
+    for p in crossing:
+        if p.members is not None or not p.words or len(p.words) > ROW_WORDS:
+            continue
+        if any(q.bottom <= p.top and len(q.words) >= ROW_WORDS for q in (*left, *right)) or not all(
+            any(q.top >= p.bottom and len(q.words) >= paragraph_words for q in side) for side in (left, right)
+        ):
+            continue  # not over two columns of running text: a figure's labels, a table's head
+        mates = [[q for q in side if abs(q.baseline - p.baseline) <= ROW_EXACT * em] for side in (left, right)]
+        if all(mates) and all(q.words and len(q.words) <= ROW_WORDS for side in mates for q in side):
+            out.add(id(p))
+            out.update(id(q) for side in mates for q in side)
+    return out
 
 
 #: Two pieces stand on one baseline when their baselines differ by at most this share of an em (a
@@ -1187,6 +1245,11 @@ def _runs(lines: list[TextLine], g: int) -> list[Block]:
     return out
 
 
+#: Footnotes stand under at least this many lines of body: a title of two lines over an author
+#: block's row in smaller type is no body over a footnote.
+FOOTNOTE_BODY_LINES = 3
+
+
 def _mark_footnotes(lines: list[TextLine], settings: LayoutSettings) -> None:
     """Mark trailing lines in smaller type, set off from the body above, as footnotes."""
     if len(lines) < 3:
@@ -1198,7 +1261,7 @@ def _mark_footnotes(lines: list[TextLine], settings: LayoutSettings) -> None:
     k = len(lines)
     while k > 0 and lines[k - 1].size <= settings.footnote_size * body and lines[k - 1].kind == "body":
         k -= 1
-    if k == len(lines) or k == 0:
+    if k == len(lines) or k < FOOTNOTE_BODY_LINES:
         return
     gap = lines[k].top - lines[k - 1].bottom
     if gap < 0.5 * body:

@@ -40,7 +40,8 @@ from citeline.ingest.errors import LayoutSettingError
 #: line in turn with it, and the lines beside a big list number as lines of their own, not as its
 #: scripts; and reads with pdfplumber a pdfium page that lost a Type0 font's one-character objects;
 #: 15 cuts a region without a gutter into bands at a gap of ``blocks.BAND_CUT`` of a line, the space
-#: above a heading, where a side column's gutter moves.)
+#: above a heading, where a side column's gutter moves; and reads an author block's row across the
+#: gutter whole in its place, not name by name into the columns below it.)
 LAYOUT_VERSION = 15
 
 
