@@ -1129,6 +1129,11 @@ def _wrapped_cells(
                     return True
         return False
 
+    ruled_rows = _ruled_rows(rows, horizontal)
+    by_column = [
+        _cells_by_column(ln, vertical, settings) if k is not None else {}
+        for ln, k in zip(rows, ruled_rows, strict=True)
+    ]
     out: list[TextLine] = []
     current: list[TextLine] = []  # the lines of the row being read
     columns: dict[Cell, list[TextLine]] = {}
@@ -1142,6 +1147,27 @@ def _wrapped_cells(
             (only,) = cells.values()
             (key,) = columns
             wraps = key[0] < _start(only) < key[1] and _fills(columns[key][-1], key)
+        if (
+            current
+            and not wraps
+            and ruled_rows[i] is not None
+            and len(cells) == len(columns) >= 2
+            and set(cells) == set(columns)
+        ):
+            # a line with all the row's cells goes on with it where a cell of words on the line
+            # above was broken for want of room and some line of that cell between the row's rules
+            # runs up to its right rule, and each cell of the line holds words (a list of states
+            # wrapping beside an address, in a table ruled between its rows; a figure runs up to
+            # its rule and stands beside each label of a list); whether a rule parts the two lines
+            # is asked below
+            run = [by_column[j].get(c) for j in range(len(rows)) if ruled_rows[j] == ruled_rows[i] for c in cells]
+            wraps = all(any(ch.isalpha() for ch in cell.text) for cell in cells.values()) and any(
+                " " in columns[c][-1].text.strip()
+                and any(ch.isalpha() for ch in columns[c][-1].text)
+                and _no_room(columns[c][-1], cell, c)
+                and any(ln is not None and _start(ln) > c[0] and _fills(ln, c) for ln in run)
+                for c, cell in cells.items()
+            )
         if current and (len(cells) < len(columns) or wraps):
             first = (current[0].top + current[0].bottom) / 2
             # each cell of the line in the row's column where it starts (the rules beside two lines
@@ -1188,6 +1214,30 @@ def _wrapped_cells(
     return out
 
 
+#: A table is ruled between its rows when rules part its lines into at least this many runs ...
+RULED_ROWS = 3
+#: ... and a run of this many lines at most is one row whose cells all wrap (more: rows of figures
+#: under one rule, a booktabs table's body).
+WRAPPED_ROW_LINES = 6
+
+
+def _ruled_rows(rows: list[TextLine], horizontal: Sequence[Rule]) -> list[int | None]:
+    """Per line of a table, the run of lines between two horizontal rules it stands in, when that
+    run is short enough to be one row in a table whose rules part its lines into :data:`RULED_ROWS`
+    runs or more (else ``None``): there, a line with all the row's cells may carry on the row's
+    wrapped cells."""
+    x0, x1 = min(ln.x0 for ln in rows), max(ln.x1 for ln in rows)
+    runs = [0]
+    for upper, lower in itertools.pairwise(rows):
+        a, b = (upper.top + upper.bottom) / 2, (lower.top + lower.bottom) / 2
+        parted = any(a < r.top < b and min(x1, r.x1) - max(x0, r.x0) > 1 for r in horizontal)
+        runs.append(runs[-1] + parted)
+    sizes = [runs.count(k) for k in range(runs[-1] + 1)]
+    if len(sizes) < RULED_ROWS:
+        return [None] * len(rows)
+    return [k if sizes[k] <= WRAPPED_ROW_LINES else None for k in runs]
+
+
 def _merged_row(lines: list[TextLine], columns: dict[Cell, list[TextLine]]) -> TextLine:
     """One row from its text lines: the line itself when it is one, else its cells' lines joined."""
     if len(lines) == 1:
@@ -1220,6 +1270,20 @@ def _cells_by_column(line: TextLine, vertical: Sequence[Rule], settings: LayoutS
         cell = (edges[k - 1] if k > 0 else -1e9, edges[k] if k < len(edges) else 1e9)
         out.setdefault(cell, []).append(p)
     return {c: make_line(ps, settings, cells=True, kind="table") for c, ps in out.items()}
+
+
+def _no_room(upper: TextLine, lower: TextLine, cell: Cell) -> bool:
+    """``upper``, a line of a cell with a rule on its right, was broken for want of room: it runs up
+    to the rule, or ``lower``'s first word would not have fitted after it (a word space and the
+    cell's inner margin on the left, where a rule stands there, as much kept free on the right)."""
+    if _fills(upper, cell):
+        return True
+    if cell[1] >= 1e8:
+        return False
+    first = lower.text.split(" ", 1)[0]
+    word = lower.xs[2 * len(first) - 1] - lower.x0 if first else 0.0
+    margin = max(upper.x0 - cell[0], 0.0) if cell[0] > -1e8 else 0.0
+    return upper.x1 + 0.25 * max(upper.size, 1.0) + word > cell[1] - margin
 
 
 def _fills(line: TextLine, cell: Cell) -> bool:

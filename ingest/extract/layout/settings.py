@@ -41,7 +41,8 @@ from citeline.ingest.errors import LayoutSettingError
 #: scripts; and reads with pdfplumber a pdfium page that lost a Type0 font's one-character objects;
 #: 15 cuts a region without a gutter into bands at a gap of ``blocks.BAND_CUT`` of a line, the space
 #: above a heading, where a side column's gutter moves; and reads an author block's row across the
-#: gutter whole in its place, not name by name into the columns below it.)
+#: gutter whole in its place, not name by name into the columns below it; and reads whole the rows
+#: of a table ruled between its rows whose cells all wrap.)
 LAYOUT_VERSION = 15
 
 
