@@ -122,8 +122,8 @@ def test_the_default_settings_hash_as_before_and_others_do_not() -> None:
     wrapped cells of tables without rules read whole; 13, diagonal stamps read apart; 14, a column
     beside another across a gap wider than ``beside_gap`` read apart; 15, a region without a gutter
     cut into bands at the space above a heading, an author block's row read whole, the wrapped rows
-    of a ruled table read whole, a drop number read apart) changed what the defaults produce, so it
-    is ``3140a89aac344e06`` now: old stores report --reprocess."""
+    of a ruled table read whole, a drop number read apart, a hanging bullet read with its item)
+    changed what the defaults produce, so it is ``3140a89aac344e06`` now: old stores report --reprocess."""
     from citeline.ingest.pipeline import PipelineSettings
 
     assert PipelineSettings().fingerprint() == "3140a89aac344e06"

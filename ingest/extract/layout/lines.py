@@ -165,6 +165,9 @@ def group_rows(items: Iterable[Piece], settings: LayoutSettings) -> list[list[Pi
         # whose band holds it, else a line of its own
         best = -1
         for k, (base, size, top, bottom) in enumerate(bases):
+            if abs(p.baseline - base) <= settings.baseline_tolerance * max(p.size, size) and _hangs(p, rows[k], size):
+                best = k  # on the row's baseline, just left of its first piece (a list's bullet): in it
+                break
             if p.size < MIN_SCRIPT * size and len(p.words) >= SCRIPT_WORDS:
                 continue  # beside a big list number or a drop cap: a line of its own, not its script
             if same_line(p.baseline, p.size, p.top, p.bottom, base, size, top, bottom, settings) and _near_row(
@@ -203,6 +206,19 @@ def _drop(p: Piece, items: Sequence[Piece]) -> bool:
         q for q in items if q is not p and q.size * DROP_SIZE <= p.size and p.top <= q.top and q.bottom <= p.bottom
     ]
     return len({round(q.baseline) for q in beside}) >= 2
+
+
+#: A piece in smaller type on a row's baseline hangs before it (a list's bullet, a small marker)
+#: when it ends at most this many ems of the row's type left of the row's first piece.
+HANG_GAP = 2.0
+
+
+def _hangs(p: Piece, row: Sequence[Piece], size: float) -> bool:
+    """``p`` stands just left of ``row``'s first piece, within :data:`HANG_GAP` ems of it: a list's
+    bullet in smaller type on the line's baseline (sorted before the line's first piece, it was read
+    as a line of its own between the item's lines, out of reach of the line as a script)."""
+    first = min(q.x0 for q in row)
+    return p.x1 <= first and first - p.x1 <= HANG_GAP * size
 
 
 def _typical_size(items: Sequence[Piece]) -> float:

@@ -42,8 +42,9 @@ from citeline.ingest.errors import LayoutSettingError
 #: 15 cuts a region without a gutter into bands at a gap of ``blocks.BAND_CUT`` of a line, the space
 #: above a heading, where a side column's gutter moves; and reads an author block's row across the
 #: gutter whole in its place, not name by name into the columns below it; and reads whole the rows
-#: of a table ruled between its rows whose cells all wrap, and a chapter's drop number as a line of
-#: its own before the title beside it.)
+#: of a table ruled between its rows whose cells all wrap, a chapter's drop number as a line of its
+#: own before the title beside it, and a list's bullet in smaller type hanging before its item in
+#: the item's first line.)
 LAYOUT_VERSION = 15
 
 
