@@ -20,8 +20,14 @@ def _string(text: str) -> bytes:
 
 
 def write_pdf(
-    path: Path, pages: Sequence[Sequence[Item]], media: Box = (0, 0, 612, 792), crop: Box | None = None
+    path: Path,
+    pages: Sequence[Sequence[Item]],
+    media: Box = (0, 0, 612, 792),
+    crop: Box | None = None,
+    rules: Sequence[Sequence[Box]] = (),
 ) -> Path:
+    """``pages`` of text items written to ``path``; ``rules[k]``, when given, are the lines stroked
+    on page ``k`` (half a point wide), each ``(x0, y0, x1, y1)`` in PDF space."""
     n = len(pages)
     objects: list[bytes] = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
@@ -39,6 +45,9 @@ def write_pdf(
                 matrix = b"1 0 0 1 %g %g" % (x, y)
             ops.append(b"/F1 %g Tf " % size + matrix + b" Tm " + _string(text) + b" Tj")
         ops.append(b"ET")
+        if i < len(rules) and rules[i]:
+            ops.append(b"0.5 w")
+            ops += [b"%g %g m %g %g l S" % rule for rule in rules[i]]
         content = b"\n".join(ops)
         objects.append(
             b"<< /Type /Page /Parent 2 0 R " + boxes + b" /Resources << /Font << /F1 3 0 R >> >> "

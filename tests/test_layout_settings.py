@@ -120,17 +120,19 @@ def test_the_default_settings_hash_as_before_and_others_do_not() -> None:
     """A store made before the layout settings could be set held hash ``bec22e8703334324`` for
     the default settings; issue 32 (layout version 11, ``auto`` reading PDFs with pdfium; 12, the
     wrapped cells of tables without rules read whole; 13, diagonal stamps read apart; 14, a column
-    beside another across a gap wider than ``beside_gap`` read apart) and chunker version 7 (no
-    sentence ends inside a spaced ellipsis, "x1, . . . , xn") changed what the defaults produce, so
-    it is ``56c5c9740ddc4262`` now: old stores report --reprocess."""
+    beside another across a gap wider than ``beside_gap`` read apart; 15, a region without a gutter
+    cut into bands at the space above a heading, an author block's row read whole, the wrapped rows
+    of a ruled table read whole, a drop number read apart, a hanging bullet read with its item) and
+    chunker version 7 (no sentence ends inside a spaced ellipsis, "x1, . . . , xn") changed what the
+    defaults produce, so it is ``9f03b70c7b66c9e4`` now: old stores report --reprocess."""
     from citeline.ingest.pipeline import PipelineSettings
 
-    assert PipelineSettings().fingerprint() == "56c5c9740ddc4262"
-    assert PipelineSettings(layout=LayoutSettings(min_gutter=5)).fingerprint() == "56c5c9740ddc4262"
-    assert PipelineSettings().as_dict()["layout"] == 14
+    assert PipelineSettings().fingerprint() == "9f03b70c7b66c9e4"
+    assert PipelineSettings(layout=LayoutSettings(min_gutter=5)).fingerprint() == "9f03b70c7b66c9e4"
+    assert PipelineSettings().as_dict()["layout"] == 15
     tuned = PipelineSettings(layout=LayoutSettings(min_gutter=8))
-    assert tuned.fingerprint() != "56c5c9740ddc4262"
-    assert tuned.as_dict()["layout"] == {"version": 14, "min_gutter": 8.0}
+    assert tuned.fingerprint() != "9f03b70c7b66c9e4"
+    assert tuned.as_dict()["layout"] == {"version": 15, "min_gutter": 8.0}
     assert tuned.fingerprint() == PipelineSettings(layout=LayoutSettings.from_pairs(["min_gutter=8.0"])).fingerprint()
 
 
@@ -154,11 +156,11 @@ def test_ingest_layout_option_enters_the_stored_settings(tmp_path: Path, two_col
     with sqlite3.connect(tmp_path / "c.db") as con:
         hashes = [h for (h,) in con.execute("SELECT settings_hash FROM ingestion_runs ORDER BY id")]
         versions = con.execute("SELECT settings_json, raw_text FROM document_versions ORDER BY id").fetchall()
-    assert hashes[0] == hashes[1] == "56c5c9740ddc4262"
+    assert hashes[0] == hashes[1] == "9f03b70c7b66c9e4"
     assert hashes[2] == hashes[3] != hashes[0]
     # the workers laid the page out with the setting: a gutter narrower than 60 points is no gutter
     (_, before), (settings, after) = versions
-    assert '"layout": {"min_gutter": 60.0, "version": 14}' in settings
+    assert '"layout": {"min_gutter": 60.0, "version": 15}' in settings
     assert before.split("\n")[0].startswith("Die Gemeinde Überlingen")
     assert before.split("\n")[30] in after.split("\n")[0]
 

@@ -42,8 +42,14 @@ from citeline.ingest.errors import LayoutSettingError
 #: stamp across the page, apart from the lines it crosses; 14 reads a column beside another across a
 #: gap wider than ``beside_gap`` apart from it, a margin glossary beside the body, instead of line by
 #: line in turn with it, and the lines beside a big list number as lines of their own, not as its
-#: scripts; and reads with pdfplumber a pdfium page that lost a Type0 font's one-character objects.)
-LAYOUT_VERSION = 14
+#: scripts; and reads with pdfplumber a pdfium page that lost a Type0 font's one-character objects;
+#: 15 cuts a region without a gutter into bands at a gap of ``blocks.BAND_CUT`` of a line, the space
+#: above a heading, where a side column's gutter moves; and reads an author block's row across the
+#: gutter whole in its place, not name by name into the columns below it; and reads whole the rows
+#: of a table ruled between its rows whose cells all wrap, a chapter's drop number as a line of its
+#: own before the title beside it, and a list's bullet in smaller type hanging before its item in
+#: the item's first line.)
+LAYOUT_VERSION = 15
 
 
 @dataclass(frozen=True, slots=True)

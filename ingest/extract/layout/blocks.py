@@ -396,6 +396,15 @@ def _short_columns(items: list[Piece], settings: LayoutSettings) -> list[tuple[l
     return None
 
 
+#: A region with no gutter is cut into bands at a horizontal gap at least this share of its median
+#: line height when a heading stands below it (:func:`_heading_at`): the space above a heading is
+#: enough. A textbook page whose side column holds a photo's caption beside the body's top and a
+#: chart beside its foot has two gutters at two x positions, and the one gap between the bands is
+#: the space above the body's next heading, less than a line tall (calibrated on the tuning half:
+#: 0.4 to 0.8 read the same; without the heading, a table's header rows were cut apart too).
+BAND_CUT = 0.6
+
+
 def _band_split(
     items: list[Piece],
     lo: float,
@@ -405,16 +414,18 @@ def _band_split(
     settings: LayoutSettings,
     rules: Sequence[Rule] = (),
 ) -> list[tuple[list[Piece], bool]]:
-    """The region cut at its widest horizontal gap (at least a line tall), each band searched again;
-    the region stays one group when neither band has columns."""
+    """The region cut at its widest horizontal gap (at least a line tall, or :data:`BAND_CUT` of a
+    line above a heading), each band searched again; the region stays one group when neither band
+    has columns."""
     ordered = sorted(items, key=lambda p: p.top)
     heights = sorted(p.bottom - p.top for p in ordered)
-    needed = heights[len(heights) // 2]
-    best, at = needed, -1
+    line = heights[len(heights) // 2]
+    size = _median_size(ordered)
+    best, at = BAND_CUT * line, -1
     reach = ordered[0].bottom
     for k in range(1, len(ordered)):
         gap = ordered[k].top - reach
-        if gap > best:
+        if gap > best and (gap > line or _heading_at(ordered, k, line, size, settings)):
             best, at = gap, k
         reach = max(reach, ordered[k].bottom)
     if at < 0:
@@ -427,6 +438,18 @@ def _band_split(
     if len(upper) == 1 and len(lower) == 1:
         return [(items, False)]
     return upper + lower
+
+
+def _heading_at(ordered: list[Piece], k: int, line: float, size: float, settings: LayoutSettings) -> bool:
+    """A heading starts the band from ``ordered[k]`` down (pieces in order of their tops): a piece of
+    letters in its first row, in type :attr:`LayoutSettings.heading_size` times the region's."""
+    first = ordered[k].top
+    for p in ordered[k:]:
+        if p.top > first + line:
+            return False
+        if p.size >= settings.heading_size * size and any(c.isalpha() for w in p.words for c in w.text):
+            return True
+    return False
 
 
 def _gutter_split(
@@ -519,6 +542,17 @@ def _gutter_split(
         and not (not crossing and _ruled_apart(left, right, g0, g1, rules))
     ):
         return None
+    # a piece crossing the gutter on one row with pieces of both sides, all of them short, is a name
+    # of an author block's row ("Kalpesh Krishna   Erin Bransom   Bailey Kuehl" over a two-column
+    # paper): it and its row cut the columns into sections, read in their place, not beside them
+    row = _names_row(crossing, left, right, em, settings.paragraph_words)
+    if row and (all(id(q) in row for q in left) or all(id(q) in row for q in right)):
+        row = set()  # the row is all that stands on one side: no columns below it to cut
+    if row:
+        crossed = {id(q) for q in crossing}
+        crossing += [q for q in left + right if id(q) in row and id(q) not in crossed]
+        left = [q for q in left if id(q) not in row]
+        right = [q for q in right if id(q) not in row]
     # a narrow piece crossing the gutter with both columns running on above and below it floats (a
     # figure label); anything else crossing it cuts the columns into sections (a title, a caption)
     inner_top = max(min(p.top for p in left), min(p.top for p in right))
@@ -527,10 +561,13 @@ def _gutter_split(
         p
         for p in crossing
         if p.members is None
+        and id(p) not in row
         and p.x1 - p.x0 < settings.floating_width * (hi - lo)
         and inner_top < p.top
         and p.bottom < inner_bottom
     ]
+    if floating:
+        floating = _not_between_spanning(floating, crossing, left + right)
     afloat = {id(p) for p in floating}
     # a floating caption's last lines that no longer cross the gutter float with it
     floating += _caption_tail(floating, left + right, afloat)
@@ -584,6 +621,23 @@ def _gutter_split(
     if floating:
         out.append((floating, True))
     note_gutter(g0, g1, left + right)  # as tall as the columns beside it
+    return out
+
+
+def _not_between_spanning(floating: list[Piece], crossing: Sequence[Piece], sides: Sequence[Piece]) -> list[Piece]:
+    """``floating`` without the pieces whose nearest neighbours above and below are both pieces that
+    cross the gutter and do not float: a centred line between two full-width ones (an author block's
+    e-mail address between its affiliation and another address) is a line of that section, not a
+    label in the gutter (read at the region's end)."""
+    floats = {id(p) for p in floating}
+    others = [q for q in (*crossing, *sides) if id(q) not in floats]
+    spans = {id(q) for q in crossing if id(q) not in floats}
+    out = []
+    for p in floating:
+        above = max((q for q in others if q.bottom <= p.top), key=lambda q: q.bottom, default=None)
+        below = min((q for q in others if q.top >= p.bottom), key=lambda q: q.top, default=None)
+        if above is None or below is None or id(above) not in spans or id(below) not in spans:
+            out.append(p)
     return out
 
 
@@ -689,6 +743,33 @@ def _beside(p: Piece, others: Sequence[Piece], gap: float) -> bool:
         if q.x1 <= p.x0 - gap or q.x0 >= p.x1 + gap:
             return True
     return False
+
+
+#: The names of an author block's row have at most this many words each (a name, its marks).
+ROW_WORDS = 4
+
+
+def _names_row(
+    crossing: Sequence[Piece], left: Sequence[Piece], right: Sequence[Piece], em: float, paragraph_words: int
+) -> set[int]:
+    """The ids of the pieces on a row across the gutter over two columns of running text (lines of
+    ``paragraph_words`` words below it on both sides, none of :data:`ROW_WORDS` above it): a short
+    piece crossing it with short pieces of both sides on its baseline (within :data:`ROW_EXACT` of
+    an em), and those pieces; lines of running text on a crossing label's baseline (two columns
+    whose lines meet) are no row."""
+    out: set[int] = set()
+    for p in crossing:
+        if p.members is not None or not p.words or len(p.words) > ROW_WORDS:
+            continue
+        if any(q.bottom <= p.top and len(q.words) >= ROW_WORDS for q in (*left, *right)) or not all(
+            any(q.top >= p.bottom and len(q.words) >= paragraph_words for q in side) for side in (left, right)
+        ):
+            continue  # not over two columns of running text: a figure's labels, a table's head
+        mates = [[q for q in side if abs(q.baseline - p.baseline) <= ROW_EXACT * em] for side in (left, right)]
+        if all(mates) and all(q.words and len(q.words) <= ROW_WORDS for side in mates for q in side):
+            out.add(id(p))
+            out.update(id(q) for side in mates for q in side)
+    return out
 
 
 #: Two pieces stand on one baseline when their baselines differ by at most this share of an em (a
@@ -1048,6 +1129,11 @@ def _wrapped_cells(
                     return True
         return False
 
+    ruled_rows = _ruled_rows(rows, horizontal)
+    by_column = [
+        _cells_by_column(ln, vertical, settings) if k is not None else {}
+        for ln, k in zip(rows, ruled_rows, strict=True)
+    ]
     out: list[TextLine] = []
     current: list[TextLine] = []  # the lines of the row being read
     columns: dict[Cell, list[TextLine]] = {}
@@ -1061,6 +1147,27 @@ def _wrapped_cells(
             (only,) = cells.values()
             (key,) = columns
             wraps = key[0] < _start(only) < key[1] and _fills(columns[key][-1], key)
+        if (
+            current
+            and not wraps
+            and ruled_rows[i] is not None
+            and len(cells) == len(columns) >= 2
+            and set(cells) == set(columns)
+        ):
+            # a line with all the row's cells goes on with it where a cell of words on the line
+            # above was broken for want of room and some line of that cell between the row's rules
+            # runs up to its right rule, and each cell of the line holds words (a list of states
+            # wrapping beside an address, in a table ruled between its rows; a figure runs up to
+            # its rule and stands beside each label of a list); whether a rule parts the two lines
+            # is asked below
+            run = [by_column[j].get(c) for j in range(len(rows)) if ruled_rows[j] == ruled_rows[i] for c in cells]
+            wraps = all(any(ch.isalpha() for ch in cell.text) for cell in cells.values()) and any(
+                " " in columns[c][-1].text.strip()
+                and any(ch.isalpha() for ch in columns[c][-1].text)
+                and _no_room(columns[c][-1], cell, c)
+                and any(ln is not None and _start(ln) > c[0] and _fills(ln, c) for ln in run)
+                for c, cell in cells.items()
+            )
         if current and (len(cells) < len(columns) or wraps):
             first = (current[0].top + current[0].bottom) / 2
             # each cell of the line in the row's column where it starts (the rules beside two lines
@@ -1107,6 +1214,30 @@ def _wrapped_cells(
     return out
 
 
+#: A table is ruled between its rows when rules part its lines into at least this many runs ...
+RULED_ROWS = 3
+#: ... and a run of this many lines at most is one row whose cells all wrap (more: rows of figures
+#: under one rule, a booktabs table's body).
+WRAPPED_ROW_LINES = 6
+
+
+def _ruled_rows(rows: list[TextLine], horizontal: Sequence[Rule]) -> list[int | None]:
+    """Per line of a table, the run of lines between two horizontal rules it stands in, when that
+    run is short enough to be one row in a table whose rules part its lines into :data:`RULED_ROWS`
+    runs or more (else ``None``): there, a line with all the row's cells may carry on the row's
+    wrapped cells."""
+    x0, x1 = min(ln.x0 for ln in rows), max(ln.x1 for ln in rows)
+    runs = [0]
+    for upper, lower in itertools.pairwise(rows):
+        a, b = (upper.top + upper.bottom) / 2, (lower.top + lower.bottom) / 2
+        parted = any(a < r.top < b and min(x1, r.x1) - max(x0, r.x0) > 1 for r in horizontal)
+        runs.append(runs[-1] + parted)
+    sizes = [runs.count(k) for k in range(runs[-1] + 1)]
+    if len(sizes) < RULED_ROWS:
+        return [None] * len(rows)
+    return [k if sizes[k] <= WRAPPED_ROW_LINES else None for k in runs]
+
+
 def _merged_row(lines: list[TextLine], columns: dict[Cell, list[TextLine]]) -> TextLine:
     """One row from its text lines: the line itself when it is one, else its cells' lines joined."""
     if len(lines) == 1:
@@ -1141,6 +1272,20 @@ def _cells_by_column(line: TextLine, vertical: Sequence[Rule], settings: LayoutS
     return {c: make_line(ps, settings, cells=True, kind="table") for c, ps in out.items()}
 
 
+def _no_room(upper: TextLine, lower: TextLine, cell: Cell) -> bool:
+    """``upper``, a line of a cell with a rule on its right, was broken for want of room: it runs up
+    to the rule, or ``lower``'s first word would not have fitted after it (a word space and the
+    cell's inner margin on the left, where a rule stands there, as much kept free on the right)."""
+    if _fills(upper, cell):
+        return True
+    if cell[1] >= 1e8:
+        return False
+    first = lower.text.split(" ", 1)[0]
+    word = lower.xs[2 * len(first) - 1] - lower.x0 if first else 0.0
+    margin = max(upper.x0 - cell[0], 0.0) if cell[0] > -1e8 else 0.0
+    return upper.x1 + 0.25 * max(upper.size, 1.0) + word > cell[1] - margin
+
+
 def _fills(line: TextLine, cell: Cell) -> bool:
     """A cell's line runs up to the cell's right rule (it wrapped for want of room)."""
     return cell[1] < 1e8 and line.x1 >= cell[1] - 2.5 * max(line.size, 1.0)
@@ -1164,6 +1309,11 @@ def _runs(lines: list[TextLine], g: int) -> list[Block]:
     return out
 
 
+#: Footnotes stand under at least this many lines of body: a title of two lines over an author
+#: block's row in smaller type is no body over a footnote.
+FOOTNOTE_BODY_LINES = 3
+
+
 def _mark_footnotes(lines: list[TextLine], settings: LayoutSettings) -> None:
     """Mark trailing lines in smaller type, set off from the body above, as footnotes."""
     if len(lines) < 3:
@@ -1175,7 +1325,7 @@ def _mark_footnotes(lines: list[TextLine], settings: LayoutSettings) -> None:
     k = len(lines)
     while k > 0 and lines[k - 1].size <= settings.footnote_size * body and lines[k - 1].kind == "body":
         k -= 1
-    if k == len(lines) or k == 0:
+    if k == len(lines) or k < FOOTNOTE_BODY_LINES:
         return
     gap = lines[k].top - lines[k - 1].bottom
     if gap < 0.5 * body:

@@ -84,6 +84,9 @@ def pieces(words: Sequence[Word], settings: LayoutSettings) -> list[Piece]:
     for w in words:
         if cur is not None:
             em = w.size if w.size > cur.size else cur.size
+            small = w.size if w.size < cur.size else cur.size
+            if small < MIN_SCRIPT * em and abs(w.baseline - cur.baseline) > settings.baseline_tolerance * small:
+                em = small  # a script stands by its base: a drop number's size does not reach lines beside it
             gap = w.x0 - cur.x1
             if -back * em <= gap <= gap_limit * em and same_line(
                 w.baseline, w.size, w.top, w.bottom, cur.baseline, cur.size, cur.top, cur.bottom, settings
@@ -140,7 +143,12 @@ def group_rows(items: Iterable[Piece], settings: LayoutSettings) -> list[list[Pi
     rows: list[list[Piece]] = []
     bases: list[tuple[float, float, float, float]] = []  # per row: baseline, size, top, bottom
     scripts: list[Piece] = []
+    drops: list[Piece] = []
+    smallest = min((p.size for p in ordered), default=0.0)
     for p in ordered:
+        if p.size >= DROP_SIZE * smallest and _drop(p, ordered):
+            drops.append(p)
+            continue
         if rows:
             base, size, top, bottom = bases[-1]
             if abs(p.baseline - base) <= settings.baseline_tolerance * max(p.size, size):
@@ -157,6 +165,9 @@ def group_rows(items: Iterable[Piece], settings: LayoutSettings) -> list[list[Pi
         # whose band holds it, else a line of its own
         best = -1
         for k, (base, size, top, bottom) in enumerate(bases):
+            if abs(p.baseline - base) <= settings.baseline_tolerance * max(p.size, size) and _hangs(p, rows[k], size):
+                best = k  # on the row's baseline, just left of its first piece (a list's bullet): in it
+                break
             if p.size < MIN_SCRIPT * size and len(p.words) >= SCRIPT_WORDS:
                 continue  # beside a big list number or a drop cap: a line of its own, not its script
             if same_line(p.baseline, p.size, p.top, p.bottom, base, size, top, bottom, settings) and _near_row(
@@ -169,12 +180,45 @@ def group_rows(items: Iterable[Piece], settings: LayoutSettings) -> list[list[Pi
         else:
             rows.append([p])
             bases.append((p.baseline, p.size, p.top, p.bottom))
+    for p in drops:  # a drop number is read before the lines beside it: ordered by its top
+        rows.append([p])
+        bases.append((p.top, p.size, p.top, p.bottom))
     order = sorted(range(len(rows)), key=lambda k: bases[k][0])
     out = []
     for k in order:
         row = sorted(rows[k], key=lambda p: p.x0)
         out.append(_dedupe(row))
     return out
+
+
+#: A piece of one word in type at least this many times that of the pieces beside it, spanning
+#: their lines, is a drop number or a drop capital: a line of its own, read before them (a chapter's
+#: "5" beside its title's three lines was read into them, word by word in turn).
+DROP_SIZE = 2.5
+
+
+def _drop(p: Piece, items: Sequence[Piece]) -> bool:
+    """``p`` is a drop number beside lines in type under 1 / :data:`DROP_SIZE` of its own, two of
+    them or more within its height."""
+    if len(p.words) != 1:
+        return False
+    beside = [
+        q for q in items if q is not p and q.size * DROP_SIZE <= p.size and p.top <= q.top and q.bottom <= p.bottom
+    ]
+    return len({round(q.baseline) for q in beside}) >= 2
+
+
+#: A piece in smaller type on a row's baseline hangs before it (a list's bullet, a small marker)
+#: when it ends at most this many ems of the row's type left of the row's first piece.
+HANG_GAP = 2.0
+
+
+def _hangs(p: Piece, row: Sequence[Piece], size: float) -> bool:
+    """``p`` stands just left of ``row``'s first piece, within :data:`HANG_GAP` ems of it: a list's
+    bullet in smaller type on the line's baseline (sorted before the line's first piece, it was read
+    as a line of its own between the item's lines, out of reach of the line as a script)."""
+    first = min(q.x0 for q in row)
+    return p.x1 <= first and first - p.x1 <= HANG_GAP * size
 
 
 def _typical_size(items: Sequence[Piece]) -> float:
