@@ -38,7 +38,7 @@ SCREEN_WORD_SHARE = 0.6
 #: its halves): at most this many characters between two pieces, at most this many pieces, each
 #: of at least this many words.
 GAP_CHARS = 700
-GAP_PIECES = 8
+GAP_PIECES = 4
 PIECE_WORDS = 2
 #: ... but the last, which may be one word of this many characters ("Xiong et al., | 2017)": a caption
 #: set between a reference's authors and its year).
