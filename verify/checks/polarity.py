@@ -275,8 +275,8 @@ def restated_denial(e: Evidence) -> str | None:
     mine, _ = _split(e, claimed)
     if not own:
         # a quote run into the claim's sentence: the sentence's own words, where they plainly assert
-        # ("These shares still carry ongoing distribution fees, even though they are "… not subject
-        # to ongoing distribution expenses"")
+        # ("Contractors get the staff passwords, since staff "must not share passwords with
+        # contractors"")
         mine = LABEL.sub("", e.own_words)
         if not _plainly_asserts(mine, e.answer):
             return None
