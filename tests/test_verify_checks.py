@@ -423,6 +423,14 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         '"Likert-scale (24 papers), A/B testing (13 papers), binary per-sentence labels (4 papers)" [S1].',
         False,
     ),
+    # a ranking word without a determiner before it ranks nothing ("in most settings")
+    (
+        "rank_among",
+        "protocols.txt",
+        "A/B testing is used in most settings: "
+        '"Likert-scale (24 papers), A/B testing (13 papers), binary per-sentence labels (4 papers)" [S1].',
+        False,
+    ),
     (
         "rank_among",
         "methoden_de.txt",

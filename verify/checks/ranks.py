@@ -16,6 +16,8 @@ _COUNT = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?![\w.,]*\d)")
 _ITEM = re.compile(r"[,;\n]")
 #: A list of things counted has at least this many items.
 RANKED_ITEMS = 3
+#: Words other than a language's determiners a ranking word stands after (German "am häufigsten").
+RANK_OPENERS = frozenset({"am"})
 #: How many words of an item's name the claim says for the item to be the one it ranks.
 NAME_WORDS = 1
 
@@ -51,7 +53,13 @@ def rank_among(e: Evidence) -> str | None:
     if len(items) < RANKED_ITEMS:
         return None
     words = [w.lower() for w in WORD.findall(e.stated)]
-    at = next((k for k, w in enumerate(words) if w in lang.rank_top | lang.rank_bottom), None)
+    ranking = lang.rank_top | lang.rank_bottom
+    # a ranking word after a determiner ("the most widely used", "die häufigste", "am häufigsten"):
+    # "in most settings" ranks nothing
+    at = next(
+        (k for k, w in enumerate(words) if w in ranking and k and words[k - 1] in lang.determiners | RANK_OPENERS),
+        None,
+    )
     if at is None or any(lang.denies(w) for w in words[:at]):
         return None
     top = words[at] in lang.rank_top
