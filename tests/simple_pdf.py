@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 Item = tuple[float, float, float, str] | tuple[float, float, float, str, float]
 Box = tuple[float, float, float, float]
@@ -71,3 +72,12 @@ def write_objects(path: Path, objects: Sequence[bytes]) -> Path:
     out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
     path.write_bytes(bytes(out))
     return path
+
+
+def read_lines(path: Path, backend: str, **options: Any) -> list[str]:
+    """The non-blank lines of ``path`` as the ``backend`` extraction reads them (pdfium's fallback
+    off), the pages' lines in turn; ``options`` go to :func:`citeline.ingest.extract.extract`."""
+    from citeline.ingest.extract import extract
+
+    ex = extract(path, extractor=backend, fallback=False, **options)
+    return [ln for ln in ex.raw.replace("\f", "\n").split("\n") if ln.strip()]

@@ -16,8 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from citeline.ingest.extract import extract
-from tests.simple_pdf import Item, write_pdf
+from tests.simple_pdf import Item, read_lines, write_pdf
 
 TITLE = ["Guidelines for Human Évaluation of", "Faithfulness in Long-form Summarization"]
 #: the rows of names (12 pt), each centred on the page, the middle one across the gutter at x 306
@@ -80,8 +79,7 @@ def paper(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("backend", ["pdfplumber", "pdfium"])
 def test_an_author_block_is_read_row_by_row_in_its_place(paper: Path, backend: str) -> None:
-    ex = extract(paper, extractor=backend, fallback=False)
-    lines = [" ".join(ln.split()) for ln in ex.raw.split("\n") if ln.strip()]
+    lines = [" ".join(ln.split()) for ln in read_lines(paper, backend)]
     rows = [" ".join(name for _, name in row) for row in ROWS]
     head = [*TITLE, rows[0]]
     assert lines[: len(head)] == head, lines

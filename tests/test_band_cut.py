@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from citeline.ingest.extract import extract
 from citeline.ingest.extract.layout import blocks
-from tests.simple_pdf import Item, write_pdf
+from tests.simple_pdf import Item, read_lines, write_pdf
 
 HEAD = "172   PART TWO  Biological Foundations of Développement"
 
@@ -100,11 +99,6 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_pdf(tmp_path_factory.mktemp("band_cut") / "side_column_moves.pdf", [_page()])
 
 
-def _lines(path: Path, backend: str) -> list[str]:
-    ex = extract(path, extractor=backend, fallback=False)
-    return [ln for ln in ex.raw.replace("\f", "\n").split("\n") if ln.strip()]
-
-
 def _run(lines: list[str], wanted: list[str]) -> bool:
     """``wanted`` stands in ``lines`` as one run, in order, nothing between."""
     k = lines.index(wanted[0]) if wanted[0] in lines else -1
@@ -113,7 +107,7 @@ def _run(lines: list[str], wanted: list[str]) -> bool:
 
 @pytest.mark.parametrize("backend", ["pdfplumber", "pdfium"])
 def test_a_side_column_whose_gutter_moves_is_read_band_by_band(page: Path, backend: str) -> None:
-    lines = _lines(page, backend)
+    lines = read_lines(page, backend)
     for run in (BODY_TOP, PHOTO_CAPTION, BODY_FOOT, CHART_CAPTION):
         assert _run(lines, run), lines
     # the top band before the heading, the heading before the foot of the body
@@ -127,6 +121,6 @@ def test_without_the_band_cut_the_captions_are_read_inside_body_lines(
     """A cut only at a gap a line tall (the rule before layout 15) finds no band: the page is read
     row by row, the side column's lines between the body's."""
     monkeypatch.setattr(blocks, "BAND_CUT", 1.0)
-    lines = _lines(page, backend)
+    lines = read_lines(page, backend)
     assert not _run(lines, BODY_TOP), lines
     assert not _run(lines, BODY_FOOT), lines

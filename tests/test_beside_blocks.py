@@ -12,10 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from citeline.ingest.extract import extract
 from citeline.ingest.extract.layout import DEFAULT_SETTINGS, LayoutSettings
 from citeline.ingest.extract.layout_settings import BOUNDS
-from tests.simple_pdf import Item, write_pdf
+from tests.simple_pdf import Item, read_lines, write_pdf
 
 HEAD = "186   PART TWO  Biological Foundations of Développement"
 
@@ -118,8 +117,7 @@ def beside(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _lines(path: Path, backend: str, settings: LayoutSettings = DEFAULT_SETTINGS) -> list[str]:
-    ex = extract(path, extractor=backend, fallback=False, layout=settings)
-    return [ln for ln in ex.raw.replace("\f", "\n").split("\n") if ln.strip()]
+    return read_lines(path, backend, layout=settings)
 
 
 def _run(lines: list[str], wanted: list[str]) -> bool:

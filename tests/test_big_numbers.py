@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from citeline.ingest.extract import extract
-from tests.simple_pdf import Item, write_pdf
+from tests.simple_pdf import Item, read_lines, write_pdf
 
 #: the page's introduction, in the body type (9 pt)
 INTRO = [
@@ -70,8 +69,7 @@ def numbered(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("backend", ["pdfplumber", "pdfium"])
 def test_the_lines_beside_a_big_list_number_are_read_whole(numbered: Path, backend: str) -> None:
-    ex = extract(numbered, extractor=backend, fallback=False)
-    lines = [ln for ln in ex.raw.replace("\f", "\n").split("\n") if ln.strip()]
+    lines = read_lines(numbered, backend)
     for number, item in ITEMS:
         # the number read with the line it stands on, every line whole and in order
         k = lines.index(item[0])

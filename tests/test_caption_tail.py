@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from citeline.ingest.extract import extract
-from tests.simple_pdf import Item, write_pdf
+from tests.simple_pdf import Item, read_lines, write_pdf
 
 GLOSSARY = [
     "cephalocaudal development",
@@ -57,8 +56,7 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("backend", ["pdfplumber", "pdfium"])
 def test_a_floating_captions_last_line_floats_with_it(page: Path, backend: str) -> None:
-    ex = extract(page, extractor=backend, fallback=False)
-    lines = [ln for ln in ex.raw.replace("\f", "\n").split("\n") if ln.strip()]
+    lines = read_lines(page, backend)
     k = lines.index(CAPTION[0])
     assert lines[k : k + 3] == CAPTION, lines
     k = lines.index(BODY[0])

@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from citeline.ingest.extract import extract
-from tests.simple_pdf import Item, write_pdf
+from tests.simple_pdf import Item, read_lines, write_pdf
 
 TITLE = ["Physical Développement:", "The Brain, Body, Motor Skills,", "and Sexual Größe"]
 CONTENTS = [
@@ -38,6 +37,5 @@ def opener(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("backend", ["pdfplumber", "pdfium"])
 def test_a_drop_number_is_read_before_the_title_beside_it(opener: Path, backend: str) -> None:
-    ex = extract(opener, extractor=backend, fallback=False)
-    lines = [ln for ln in ex.raw.replace("\f", "\n").split("\n") if ln.strip()]
+    lines = read_lines(opener, backend)
     assert lines == ["C H A P T E R", "5", *TITLE, *CONTENTS], lines

@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from citeline.ingest.extract import extract
-from tests.simple_pdf import Item, write_pdf
+from tests.simple_pdf import Item, read_lines, write_pdf
 
 ITEMS = [
     [
@@ -48,8 +47,7 @@ def bullets(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("backend", ["pdfplumber", "pdfium"])
 def test_a_hanging_bullet_is_read_with_its_item(bullets: Path, backend: str) -> None:
-    ex = extract(bullets, extractor=backend, fallback=False)
-    lines = [" ".join(ln.split()) for ln in ex.raw.split("\n") if ln.strip()]
+    lines = [" ".join(ln.split()) for ln in read_lines(bullets, backend)]
     wanted = ["Key Concepts"]
     for item in ITEMS:
         wanted += ["• " + item[0], *item[1:]]

@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from citeline.ingest.extract import extract
-from tests.simple_pdf import Box, Item, write_pdf
+from tests.simple_pdf import Box, Item, read_lines, write_pdf
 
 #: rows of (states, address): each cell's lines as drawn (10 pt, a 12 pt pitch)
 ROWS = [
@@ -104,19 +103,14 @@ def pdfs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     )
 
 
-def _lines(path: Path, backend: str) -> list[str]:
-    ex = extract(path, extractor=backend, fallback=False)
-    return [ln for ln in ex.raw.replace("\f", "\n").split("\n") if ln.strip()]
-
-
 @pytest.mark.parametrize("backend", ["pdfplumber", "pdfium"])
 def test_a_ruled_row_whose_cells_all_wrap_is_read_whole(pdfs: tuple[Path, Path], backend: str) -> None:
-    lines = _lines(pdfs[0], backend)
+    lines = read_lines(pdfs[0], backend)
     assert lines == [" ".join(states) + "\t" + " ".join(address) for states, address in ROWS], lines
 
 
 @pytest.mark.parametrize("backend", ["pdfplumber", "pdfium"])
 def test_figures_beside_labels_stay_rows_of_their_own(pdfs: tuple[Path, Path], backend: str) -> None:
-    lines = _lines(pdfs[1], backend)
+    lines = read_lines(pdfs[1], backend)
     wanted = [f"{label.replace('≥', '>')}\t{figure}" for group in GROUPS for label, figure in group]
     assert lines == wanted, lines
