@@ -20,6 +20,7 @@ from citeline.text import lang as language
 from citeline.text import lexicon
 from citeline.text.lang import Language
 from citeline.text.lexicon import document_language
+from citeline.text.scripts import HANGUL_SYLLABLES
 from citeline.verify.fold import UNMAPPED
 from citeline.verify.numbers import canonical
 
@@ -143,7 +144,7 @@ def _common_word(word: str, lang: Language) -> bool:
 #: noise, as is a letter dropped from one ("th" for "the").
 SHORT_WORD = 3
 #: Hangul syllables: each is a morpheme, so one changed is another word, never a typo.
-_SYLLABIC = re.compile("[\uac00-\ud7af]")
+_SYLLABIC = re.compile(f"[{HANGUL_SYLLABLES}]")
 
 
 def _flips(q: str, s: str, lang: Language) -> bool:

@@ -22,7 +22,7 @@ from citeline.store.records import ChunkInfo, VersionInfo
 from citeline.text.geometry import Box
 from citeline.text.lang import Language
 from citeline.text.offsets import Normalized, Original
-from citeline.text.scripts import count_words, is_cjk
+from citeline.text.scripts import count_words, is_cjk, is_hangul
 from citeline.verify.fold import fold
 from citeline.verify.lookup import Lookup
 from citeline.verify.match import AlignmentMemo, Match, locate, tokens
@@ -398,7 +398,7 @@ _WORD_END = re.compile(r"[^\W_](?![^\W_])|[^\w\s]")
 
 def _unspaced(ch: str) -> bool:
     """A character a line may break after without a hyphen: Han, kana, a Hangul syllable."""
-    return is_cjk(ch) or "\uac00" <= ch <= "\ud7af"
+    return is_cjk(ch) or is_hangul(ch)
 
 
 def _inside_word(text: str, k: int) -> bool:

@@ -14,6 +14,8 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
+from citeline.text.scripts import HANGUL_SYLLABLES
+
 #: A word this common (Zipf scale: 3 is once per million words) is a word of the language.
 JOIN_ZIPF = 3.0
 #: Both parts at least this common, and the joined form rarer than :data:`NOT_A_WORD` (about once in
@@ -56,7 +58,7 @@ SHORT_HITS = 2
 #: web addresses give "com", a Portuguese word).
 _KANA = re.compile("[\u3040-\u30ff]")
 _HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_HANGUL = re.compile("[\uac00-\ud7af]")
+_HANGUL = re.compile(f"[{HANGUL_SYLLABLES}]")
 _LATIN = re.compile("[A-Za-z\u00c0-\u024f]")
 #: Languages wordfreq needs a word splitter for (jieba, MeCab) that citeline does not install: they
 #: have no lexicon here, so the lexicon has no opinion on their words.

@@ -51,6 +51,16 @@ def is_cjk(ch: str) -> bool:
     )
 
 
+#: Hangul syllables as a regex character range: Korean writes spaces between words, but breaks a
+#: line inside one without a hyphen, and each syllable is a morpheme.
+HANGUL_SYLLABLES = "\uac00-\ud7af"
+
+
+def is_hangul(ch: str) -> bool:
+    """A Hangul syllable (:data:`HANGUL_SYLLABLES`)."""
+    return "\uac00" <= ch <= "\ud7af"
+
+
 #: Blocks that hold every letter :func:`is_rtl` accepts (and some that it does not): text without
 #: any of these has no right-to-left run, which a regex tells in C.
 MAYBE_RTL = re.compile("[\u0590-\u08ff\u200f\ufb1d-\ufdff\ufe70-\ufefe\U00010800-\U00010fff\U0001e800-\U0001efff]")
