@@ -147,13 +147,15 @@ def _sides(text: str, lang: Language, pairs: str = "opposites") -> list[tuple[in
     they are read from) (a word a negation stands right before left out: "not faster" says nothing
     of speed)."""
     words = [w.lower() for w in NEGATION_WORD.findall(text)]
-    sides = _opposite_sides(lang, pairs)
-    out = []
-    for k, w in enumerate(words):
-        for found in sides.get(_plain(w), ()):
-            if not any(lang.denies(x) for x in words[max(0, k - 2) : k]):
-                out.append(found)
-    return out
+    return [found for k in range(len(words)) for found in _sides_at(words, k, lang, pairs)]
+
+
+def _sides_at(words: list[str], k: int, lang: Language, pairs: str) -> list[tuple[int, int]]:
+    """``(pair, side)`` of ``words[k]`` in ``lang``'s ``pairs``, none where a negation stands right
+    before it."""
+    if any(lang.denies(x) for x in words[max(0, k - 2) : k]):
+        return []
+    return _opposite_sides(lang, pairs).get(_plain(words[k]), [])
 
 
 def _plain(word: str) -> str:
@@ -289,7 +291,7 @@ def swapped_comparison(e: Evidence) -> str | None:
     grading, before, after = compared
     own = [w.lower() for w in NEGATION_WORD.findall(e.stated)]
     for k, w in enumerate(own):
-        if not grading & _graded_as(w, own[max(0, k - 2) : k], lang):
+        if not grading & _graded_as(own, k, lang):
             continue
         if any(lang.denies(x) for x in own[:k]):
             return None  # ("Girls do not have the larger spurt")
@@ -300,16 +302,10 @@ def swapped_comparison(e: Evidence) -> str | None:
     return None
 
 
-def _graded_as(word: str, preceding: list[str], lang: Language) -> set[tuple[str, int, int]]:
-    """The ``(list, pair, side)`` of each pair of opposites or antonyms ``word`` is a form of, none
-    where a negation stands right before it ("not larger")."""
-    if any(lang.denies(x) for x in preceding):
-        return set()
-    return {
-        (pairs, n, side)
-        for pairs in ("opposites", "antonyms")
-        for n, side in _opposite_sides(lang, pairs).get(_plain(word), ())
-    }
+def _graded_as(words: list[str], k: int, lang: Language) -> set[tuple[str, int, int]]:
+    """The ``(list, pair, side)`` of each pair of opposites or antonyms ``words[k]`` is a form of,
+    none where a negation stands right before it ("not larger")."""
+    return {(pairs, n, side) for pairs in ("opposites", "antonyms") for n, side in _sides_at(words, k, lang, pairs)}
 
 
 def _comparison(clause: str, lang: Language) -> tuple[set[tuple[str, int, int]], set[str], set[str]] | None:
@@ -325,7 +321,7 @@ def _comparison(clause: str, lang: Language) -> tuple[set[tuple[str, int, int]],
         for c in range(t - 1, max(-1, t - 1 - COMPARATIVE_REACH), -1):
             if words[c] not in lang.degree_up | lang.degree_down:
                 continue  # (a word of a pair that grades nothing here: "larger *growth* spurts than")
-            graded = _graded_as(words[c], words[max(0, c - 2) : c], lang)
+            graded = _graded_as(words, c, lang)
             if graded:
                 before, after = _content_stems(words[:c], lang), _content_stems(words[t + 1 :], lang)
                 return graded, before - after, after - before
