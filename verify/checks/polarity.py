@@ -28,7 +28,6 @@ from citeline.verify.claims import (
     clause_bounds,
     is_condition,
     list_item,
-    says_who,
     scope_around,
     without,
 )
@@ -173,13 +172,12 @@ def claim_denial(e: Evidence) -> str | None:
         return None
     claimed, lead, claim_negated = _claim_negated(e)
     if not claim_negated:
-        # a claim that only says who says it ("the paper notes that "…"") says what the sentence's
-        # uncited clause before it says ("… did not yield a consistent ordering of systems; the
-        # paper notes that "…"")
-        before = e.cit.uncited or ""
-        if not before or not says_who(e.own_words, e.answer) or not negated(before, e.answer):
+        # a claim that only says who says it ("the paper notes that "…"") states what the
+        # sentence's uncited clause before it says ("… did not yield a consistent ordering of
+        # systems; the paper notes that "…"": Evidence.stated)
+        if e.stated == e.own_words or not negated(e.stated, e.answer):
             return None
-        claimed = before
+        claimed = e.stated
     own, _ = _split(e, claimed)
     scope = scope_around(e.chunk.text, e.start, e.end, e.doc)
     if says_less(own, scope, e.answer):
