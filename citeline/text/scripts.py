@@ -1,4 +1,5 @@
-"""Which characters belong to scripts written without spaces between words (Han, kana).
+"""Which characters belong to scripts written without spaces between words (Han, kana), and
+Hangul syllables (Korean, which breaks lines inside words).
 
 Shared by extraction (a narrow gap next to a CJK glyph is no space), cleaning (a line break between
 two CJK characters is removed) and chunking; it depends on nothing else in citeline.
