@@ -187,6 +187,25 @@ def test_a_common_word_for_another_is_a_substitution_not_a_typo(quote: str, sour
     assert [d.kind for d in got] == [kind]
 
 
+@pytest.mark.parametrize(
+    ("quote", "source", "vocabulary", "kind"),
+    [
+        # the document writes both words: one letter makes the other word ("Homöomorphismus" is not
+        # "Homomorphismus", "CPUs" are not "GPUs"), however rare either is in the lexicon
+        ("ein Homomorphismus von U", "ein Homöomorphismus von U", {"homomorphismus", "homöomorphismus"}, "substituted"),
+        ("resetting CPUs between jobs", "resetting GPUs between jobs", {"cpus", "gpus"}, "substituted"),
+        # only the quote's word is the document's: the source's is a slip of it, noise
+        ("ein Homomorphismus von U", "ein Homöomorphismus von U", {"homomorphismus"}, "typo"),
+        ("ein Homöomorphismus von U", "ein Homömorphismus von U", {"homöomorphismus"}, "typo"),
+    ],
+)
+def test_two_words_the_document_writes_are_two_words_not_a_typo(
+    quote: str, source: str, vocabulary: set[str], kind: str
+) -> None:
+    got = classify(tokens(fold(quote).text), tokens(fold(source).text), frozenset(vocabulary), lang="de")
+    assert [d.kind for d in got] == [kind]
+
+
 def test_every_han_character_is_a_token_of_its_own() -> None:
     # the supplementary ideographs (𠀋, 𪚲) too: a script without spaces is compared per character
     assert tokens("中文𠀋𪚲 straße [12]") == ["中", "文", "𠀋", "𪚲", "straße", "[12]"]

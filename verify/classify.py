@@ -169,10 +169,11 @@ def _classify_pair(
     OCR confusions and unmapped glyphs are typos; a negation against anything else is a negation;
     with the lexicon of ``lang``, a one-character edit is noise unless the quote's word is a word of
     its own (one the document uses, or a function word) and the source's word is a word of the
-    language too ("held" for "help", "then" for "than"), or the two are one word inflected; so "th"
-    for "the", "ou" for "you", "GU" for "GNU" are typos, whichever side has the noise; then the
-    document's own words decide, and one slip (an edit or a transposition) in a similar word is a
-    typo."""
+    language too ("held" for "help", "then" for "than"), or the document writes both ("CPUs" for
+    "GPUs", "Homomorphismus" for "Homöomorphismus": two words it uses, however rare in the lexicon),
+    or the two are one word inflected; so "th" for "the", "ou" for "you", "GU" for "GNU" are typos,
+    whichever side has the noise; then the document's own words decide, and one slip (an edit or a
+    transposition) in a similar word is a typo."""
     dq, ds = _DIGITS.findall(q), _DIGITS.findall(s)
     if dq != ds:
         if not (dq and ds) and ocr_normal(q) == ocr_normal(s):
@@ -204,7 +205,11 @@ def _classify_pair(
         return Difference("substituted", q, s)  # "UK" for "US", "on" for "in": another word, not a slip
     if lexical and lang is not None and Levenshtein.distance(q, s) == 1 and not number_word and max(len(q), len(s)) > 1:
         known = q in vocabulary or q in function_words or _common_word(q, lang)
-        if (known and _real_word(s, lang)) or (_inflected(q, s, lang) and (known or s not in function_words)):
+        if (
+            (known and _real_word(s, lang))
+            or (_inflected(q, s, lang) and (known or s not in function_words))
+            or (min(len(q), len(s)) >= REAL_WORD_LENGTH and q in vocabulary and s in vocabulary)
+        ):
             return Difference("substituted", q, s)  # one word for another ("thed" is no form of "the")
         return Difference("typo", q, s)  # one character of noise in a word
     if q in vocabulary or q in function_words or q in counting or _inflected(q, s, lang):
