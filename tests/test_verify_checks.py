@@ -121,6 +121,8 @@ DOCUMENTS = {
         "one time, we speculate that this could decrease the cost of checking.\n"
     ),
     "cost_fr.txt": "Le calcul des tests reste lent à Zürich, malgré les index.\n",
+    "etat_fr.txt": "La portion arrière du bâtiment de Zürich est en mauvais état et son authenticité est peu élevée.\n",
+    "errors.txt": "Staff at the Zürich office reported a high error rate in the first month.\n",
     "cats.txt": (
         "The needs of today's cats in Zürich have changed little from those of their wild ancestor. "
         "Its ability can be substantially increased by making them produce step-by-step reasoning.\n"
@@ -531,6 +533,33 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
     ),
     ("antonyms", "cost_fr.txt", "L’algorithme est rapide : « le calcul des tests reste lent à Zürich » [S1].", True),
     ("antonyms", "cost_fr.txt", "L’algorithme est lent : « le calcul des tests reste lent à Zürich » [S1].", False),
+    # opposite_attribute: one of two opposites said of a word the quote says the other of, in any
+    # clause of the claim's sentence; not in a phrase about a comparison's other side
+    (
+        "opposite_attribute",
+        "etat_fr.txt",
+        "Elle est jugée en bon état, mais peu authentique : « la portion arrière du bâtiment de Zürich est en "
+        "mauvais état » [S1].",
+        True,
+    ),
+    (
+        "opposite_attribute",
+        "etat_fr.txt",
+        "Elle est en mauvais état : « la portion arrière du bâtiment de Zürich est en mauvais état » [S1].",
+        False,
+    ),
+    (
+        "opposite_attribute",
+        "errors.txt",
+        'The office kept a low error rate; in Zürich, staff reported "a high error rate in the first month" [S1].',
+        True,
+    ),
+    (
+        "opposite_attribute",
+        "errors.txt",
+        'Unlike the old low error rate, staff in Zürich reported "a high error rate in the first month" [S1].',
+        False,
+    ),
     # opposite_magnitude: a small amount said where the quote says a large one, or the reverse
     ("opposite_magnitude", "cats.txt", 'Cats\' needs have shifted a lot: "have changed little from those" [S1].', True),
     (
@@ -1313,9 +1342,10 @@ def test_disable_on_the_command_line_switches_checks_off(tmp_path: Path, store: 
         return [c["flags"] for c in json.loads(done.output)["citations"]]
 
     assert flags() == [["negation_mismatch"], ["direction_mismatch"]]
-    assert flags("--disable", "claim_polarity,claim_direction,antonyms") == [[], []]
-    assert flags("--disable", "claim_polarity", "--disable", "claim_direction", "--disable", "antonyms") == [[], []]
-    assert flags("--disable", "claim_direction,antonyms") == [["negation_mismatch"], []]
+    off = ("claim_polarity", "claim_direction", "antonyms", "opposite_attribute")
+    assert flags("--disable", ",".join(off)) == [[], []]
+    assert flags(*(arg for name in off for arg in ("--disable", name))) == [[], []]
+    assert flags("--disable", ",".join(off[1:])) == [["negation_mismatch"], []]
 
 
 # ------------------------------------------------------------------ what issue 31's writers found

@@ -235,6 +235,57 @@ def _opposed(e: Evidence, pairs: str) -> str | None:
     return None
 
 
+#: A word an opposite is said of: a content word at least this long right beside it ("bon état").
+ATTRIBUTE_LETTERS = 4
+_PHRASE_BREAK = re.compile(r"[,;:.!?()\[\]«»\"“”„\n]")
+
+
+def _attributes(text: str, lang: Language) -> dict[tuple[int, int, str], str]:
+    """``(pair, side, word)`` for each word of ``text`` that is one side of one of ``lang``'s
+    opposites or antonyms (pairs of both lists numbered apart), with each content word right beside
+    it in its phrase (punctuation ends a phrase), accents dropped and cut to five letters, so that
+    inflections meet ("en bon état", "in good condition", "ein hohes Risiko"); each with the two
+    words as ``text`` writes them."""
+    out: dict[tuple[int, int, str], str] = {}
+    offset = 0
+    for pairs in ("opposites", "antonyms"):
+        for phrase in _PHRASE_BREAK.split(text):
+            written = NEGATION_WORD.findall(phrase)
+            words = [w.lower() for w in written]
+            for k in range(len(words)):
+                for n, side in _sides_at(words, k, lang, pairs):
+                    for j in (k - 1, k + 1):
+                        if 0 <= j < len(words) and _content(words[j], lang):
+                            pair = (written[k], written[j]) if j > k else (written[j], written[k])
+                            out.setdefault((offset + n, side, _plain(words[j])[:5]), " ".join(pair))
+        offset += len(getattr(lang, pairs))
+    return out
+
+
+def _content(word: str, lang: Language) -> bool:
+    return len(word) >= ATTRIBUTE_LETTERS and word.isalpha() and word not in lang.function_words
+
+
+def opposite_attribute(e: Evidence) -> str | None:
+    """The claim's sentence says one of two opposites of a word the quote says the other of ("Elle
+    est jugée en bon état, mais peu authentique : « … est en mauvais état … »"), in whichever of its
+    clauses: the word they are said of ties them, where :func:`antonyms` reads only the claim's own
+    clause."""
+    if not e.cit.claim or not e.cit.quote or e.answer.code != e.doc.code or e.doc.unspaced:
+        return None
+    # (a phrase about a comparison's other side says nothing of the quote's: "Unlike the old low
+    # error rate, …")
+    mine = _attributes(_without_comparands(f"{e.cit.uncited or ''} {e.stated}", e.answer), e.answer)
+    if not mine:
+        return None
+    theirs = _attributes(e.chunk.text[e.start : e.end], e.doc)
+    for (n, side, word), said in sorted(mine.items()):
+        other = (n, 1 - side, word)
+        if other in theirs and (n, side, word) not in theirs and other not in mine:
+            return f"the claim says {said!r}, the quote {theirs[other]!r}"
+    return None
+
+
 @functools.cache
 def _opened_phrase(openers: frozenset[str], stops: str) -> re.Pattern[str] | None:
     """A phrase from one of ``openers`` to the next of ``stops`` (a comparand's "Compared to …", a
@@ -377,6 +428,14 @@ CHECKS = (
         opposite_magnitude,
         "the claim's own words do not say a small amount ('slightly') where the quote says a large one "
         "('substantially'), or the reverse",
+    ),
+    Check(
+        "opposite_attribute",
+        "direction_mismatch",
+        frozenset({"en", "de", "fr", "es"}),
+        opposite_attribute,
+        "a word the claim's sentence says one of two opposites of ('bon état') is not a word the quote says "
+        "the other of ('mauvais état')",
     ),
     Check(
         "swapped_comparison",
