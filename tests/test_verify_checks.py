@@ -132,6 +132,12 @@ DOCUMENTS = {
         "Muscle accounts for 18 to 24 percent of a baby’s body weight. Revenue rose 15% in 2023. "
         "Section 3 of 2019 covers the Zürich survey.\n"
     ),
+    "agreement.txt": (
+        "While 33 papers in Zürich report using multiple annotators per summary, only 12 report agreement.\n"
+    ),
+    "umfrage_de.txt": (
+        "Die Umfrage ging an 40 Ämter in München, und davon haben nur 30 die Fragen der Stadt beantwortet.\n"
+    ),
     "batch.txt": "In Zürich, accuracy consistently improves as the batch size grows, at a higher cost.\n",
     "lote_es.txt": "En Málaga, la precisión mejora cuando el tamaño del lote aumenta, aunque el coste sube.\n",
     "aufwand_de.txt": (
@@ -728,6 +734,35 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         False,
     ),
     ("proportion_words", "survey.txt", 'Most of the growth came late: "Revenue rose 15% in 2023" [S1].', False),
+    # a part counted after its whole, with "only": the share of the two counts
+    (
+        "proportion_words",
+        "agreement.txt",
+        'Nearly all such studies report agreement: "While 33 papers in Zürich report using multiple annotators '
+        'per summary, only 12 report agreement" [S1].',
+        True,
+    ),
+    (
+        "proportion_words",
+        "agreement.txt",
+        'About a third of such studies report agreement: "While 33 papers in Zürich report using multiple '
+        'annotators per summary, only 12 report agreement" [S1].',
+        False,
+    ),
+    (
+        "proportion_words",
+        "umfrage_de.txt",
+        "Weniger als die Hälfte der Ämter hat geantwortet: „Die Umfrage ging an 40 Ämter in München, und davon "
+        "haben nur 30 die Fragen der Stadt beantwortet“ [S1].",
+        True,
+    ),
+    (
+        "proportion_words",
+        "umfrage_de.txt",
+        "Die meisten Ämter haben geantwortet: „Die Umfrage ging an 40 Ämter in München, und davon "
+        "haben nur 30 die Fragen der Stadt beantwortet“ [S1].",
+        False,
+    ),
     (
         "proportion_words",
         "survey.txt",

@@ -79,7 +79,8 @@ def _stated_patterns(lang: Language) -> tuple[re.Pattern[str], re.Pattern[str]] 
 
 def _stated(text: str, lang: Language) -> list[float]:
     """The shares ``text`` states in figures: a count of a whole ("18 out of 38", "2 of the 44"), a
-    percentage of something ("24 percent of", "35 % der")."""
+    percentage of something ("24 percent of", "35 % der"); without either, a part counted after its
+    whole (:func:`_part_of_counted`)."""
     patterns = _stated_patterns(lang)
     if patterns is None:
         return []
@@ -93,7 +94,28 @@ def _stated(text: str, lang: Language) -> list[float]:
             out.append(part / whole)
     for m in percents.finditer(text):
         out.extend(_value(g) / 100 for g in m.groups() if g is not None)
-    return out
+    return out or _part_of_counted(text, lang)
+
+
+_COUNT = re.compile(r"(?<![\d.,])(\d+)(?![\d.,%]|\s*%)")
+
+
+def _part_of_counted(text: str, lang: Language) -> list[float]:
+    """The share of a part counted after a whole, with a word that makes it a part ("While 33 papers
+    use several annotators, only 12 report agreement": 12 of 33): the sentence's only two counts
+    (whole numbers, no years), the second smaller and opened by one of the language's
+    :attr:`~citeline.text.lang.Language.part_openers`."""
+    pattern = _words_pattern(lang.part_openers)
+    if pattern is None:
+        return []
+    counts = [m for m in _COUNT.finditer(text) if not _YEAR.fullmatch(m.group(1))]
+    if len(counts) != 2:
+        return []
+    whole, part = (int(m.group(1)) for m in counts)
+    opener = [w.lower() for w in NEGATION_WORD.findall(text[counts[0].end() : counts[1].start()])][-1:]
+    if not 0 < part < whole or not opener or pattern.fullmatch(opener[0]) is None:
+        return []
+    return [part / whole]
 
 
 def _inside(value: float, interval: tuple[float, float]) -> bool:

@@ -226,6 +226,9 @@ class Language:
     #: something ("of": "24 percent of a baby's body weight"; not a change, "rose 15%")
     percent_words: frozenset[str] = frozenset()
     share_of: frozenset[str] = frozenset()
+    #: the words that count a part of a whole the sentence counted before it ("While 33 papers use
+    #: several annotators, only 12 report agreement": 12 of 33)
+    part_openers: frozenset[str] = frozenset()
     #: phrases that say a change happens at every step ("every year", "steadily", 逐年): a claim
     #: with one said of a table row needs the row's figures to move one way throughout
     monotone: tuple[str, ...] = ()

@@ -129,6 +129,7 @@ LANGUAGE = Language(
     ratio_words=frozenset({"von"}),
     percent_words=frozenset({"%", "Prozent"}),
     share_of=words("der des von"),
+    part_openers=words("nur lediglich bloß"),
     covariates=frozenset({"wenn", "sobald"}),
     universal=frozenset(
         {"jeder", "jede", "jedes", "jeden", "alle", "immer", "nur", "ausschließlich", "einzige", "einzig"}

@@ -183,6 +183,7 @@ LANGUAGE = Language(
     ratio_words=frozenset({"out of", "of"}),
     percent_words=frozenset({"%", "percent", "per cent"}),
     share_of=words("of"),
+    part_openers=words("only just merely"),
     covariates=frozenset({"as", "when", "whenever"}),
     universal=frozenset({"every", "all", "always", "only", "sole", "solely", "exclusively", "never"}),
     partial=frozenset(

@@ -76,6 +76,7 @@ LANGUAGE = Language(
     ratio_words=frozenset({"de"}),
     percent_words=frozenset({"%", "por ciento"}),
     share_of=words("de del"),
+    part_openers=words("solo sólo solamente únicamente"),
     covariates=frozenset({"cuando", "a medida que"}),
     universal=frozenset(
         {"todos", "todas", "cada", "siempre", "solo", "sólo", "únicamente", "solamente", "único", "única"}

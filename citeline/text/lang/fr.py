@@ -89,6 +89,7 @@ LANGUAGE = Language(
     ratio_words=frozenset({"sur"}),
     percent_words=frozenset({"%", "pour cent"}),
     share_of=words("de des du d"),
+    part_openers=words("seulement seuls seules"),
     covariates=frozenset({"quand", "lorsque", "à mesure que"}),
     universal=frozenset(
         {"tous", "toutes", "chaque", "toujours", "seul", "seule", "seuls", "seules", "uniquement", "seulement"}
