@@ -793,6 +793,14 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
         '"if it exactly matches the gold annotation, with no credit for partial matching" [S1].',
         True,
     ),
+    # (the second part of a hyphenated compound says nothing negative: "near-misses")
+    (
+        "claim_polarity",
+        "scoring.txt",
+        "- **Scoring:** The evaluation gives partial credit for near-misses in Zürich, counting an instance as "
+        'correct "if it exactly matches the gold annotation, with no credit for partial matching" [S1].',
+        True,
+    ),
     (
         "claim_polarity",
         "scoring.txt",

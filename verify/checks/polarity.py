@@ -75,9 +75,21 @@ def _claim_denies(e: Evidence, claimed: str, word: str) -> bool | None:
 
 def _plainly_asserts(text: str, lang: Language) -> bool:
     """Whether ``text`` holds no negation and no word that says "not", "little" or "less" ("few
-    missions have …", "lacks", "Without wages, …"): what it says, it asserts."""
+    missions have …", "lacks", "Without wages, …"): what it says, it asserts. The second part of a
+    hyphenated compound names a thing, it says no shortfall ("gives partial credit for
+    near-misses")."""
     negative = lang.negative_words | lang.shortfall | lang.less | lang.unchanged | lang.negative_prepositions
-    return not negated(text, lang) and not any(w.lower() in negative for w in WORD.findall(text))
+    return not negated(text, lang) and not any(w.lower() in negative for w in _heads(text))
+
+
+#: Text that ends in a letter and a hyphen: the word after it is a compound's second part.
+_COMPOUND_TAIL = re.compile(r"[^\W\d_]-$")
+
+
+def _heads(text: str) -> list[str]:
+    """The words of ``text`` but the second parts of its hyphenated compounds ("misses" of
+    "near-misses", "Fälle" of "Grenz-Fälle"): a word that says "not" there names a thing."""
+    return [m.group() for m in WORD.finditer(text) if not _COMPOUND_TAIL.search(text, 0, m.start())]
 
 
 def _answer_lead(e: Evidence) -> str:
@@ -135,7 +147,7 @@ def claim_polarity(e: Evidence) -> str | None:
     lead = _answer_lead(e)
     said = f"{claimed} {lead}" if lead else claimed
     own, _ = _split(e, claimed)
-    own_words = WORD.findall(own)
+    own_words = _heads(own)
     for word in targets(scope + " " + e.lead, e.doc):
         if _claim_denies(e, said, word) is False and not any(privative(w, word, e.answer) for w in own_words):
             return f"the claim asserts {word!r}, which the source denies"
