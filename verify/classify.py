@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz
@@ -121,6 +122,32 @@ REAL_WORD_LENGTH = 3
 COMMON_WORD_ZIPF = 4.0
 
 
+#: A word the document writes this often, or more, is one of its words, not a slip ...
+WRITTEN_TIMES = 2
+#: ... and of two such words, the rarer one is no slip of the other when it is written at least
+#: this share as often (a scan that reads "the" as "tbe" now and then writes "the" far more often).
+WRITTEN_SHARE = 0.1
+
+
+class Vocabulary(frozenset[str]):
+    """A document version's folded words, with how often each is written in its chunks (a word in
+    two chunks' overlap counts twice)."""
+
+    counts: Counter[str]
+
+    def __new__(cls, counts: Counter[str]) -> Vocabulary:
+        self = super().__new__(cls, counts)
+        self.counts = counts
+        return self
+
+    def both_written(self, a: str, b: str) -> bool:
+        """Whether the document writes both words as its own: each :data:`WRITTEN_TIMES` times or
+        more, the rarer at least :data:`WRITTEN_SHARE` as often as the other ("CPUs" and "GPUs",
+        "Homomorphismus" and "Homöomorphismus"), so one letter between them makes another word."""
+        na, nb = self.counts[a], self.counts[b]
+        return min(na, nb) >= WRITTEN_TIMES and min(na, nb) >= WRITTEN_SHARE * max(na, nb)
+
+
 def _real_word(word: str, lang: Language) -> bool:
     """A function word, or a word of ``lang`` at least :data:`REAL_WORD_LENGTH` long."""
     if word in lang.function_words:
@@ -169,11 +196,11 @@ def _classify_pair(
     OCR confusions and unmapped glyphs are typos; a negation against anything else is a negation;
     with the lexicon of ``lang``, a one-character edit is noise unless the quote's word is a word of
     its own (one the document uses, or a function word) and the source's word is a word of the
-    language too ("held" for "help", "then" for "than"), or the document writes both ("CPUs" for
-    "GPUs", "Homomorphismus" for "Homöomorphismus": two words it uses, however rare in the lexicon),
-    or the two are one word inflected; so "th" for "the", "ou" for "you", "GU" for "GNU" are typos,
-    whichever side has the noise; then the document's own words decide, and one slip (an edit or a
-    transposition) in a similar word is a typo."""
+    language too ("held" for "help", "then" for "than"), or the document writes both as its own
+    words (:meth:`Vocabulary.both_written`: "Homomorphismus" for "Homöomorphismus", however rare in
+    the lexicon), or the two are one word inflected; so "th" for "the", "ou" for "you", "GU" for
+    "GNU" are typos, whichever side has the noise; then the document's own words decide, and one
+    slip (an edit or a transposition) in a similar word is a typo."""
     dq, ds = _DIGITS.findall(q), _DIGITS.findall(s)
     if dq != ds:
         if not (dq and ds) and ocr_normal(q) == ocr_normal(s):
@@ -208,7 +235,7 @@ def _classify_pair(
         if (
             (known and _real_word(s, lang))
             or (_inflected(q, s, lang) and (known or s not in function_words))
-            or (min(len(q), len(s)) >= REAL_WORD_LENGTH and q in vocabulary and s in vocabulary)
+            or (isinstance(vocabulary, Vocabulary) and vocabulary.both_written(q, s))
         ):
             return Difference("substituted", q, s)  # one word for another ("thed" is no form of "the")
         return Difference("typo", q, s)  # one character of noise in a word

@@ -10,6 +10,7 @@ citations (:mod:`citeline.verify.verify`) only asks; it never decides what is ke
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Iterable
 
 from citeline.store.records import ChunkInfo, PageInfo, VersionInfo
@@ -20,6 +21,7 @@ from citeline.text.geometry import Geometry
 from citeline.text.lang import Language
 from citeline.text.lexicon import document_language
 from citeline.text.offsets import BLOCK, Normalized, OffsetMap, Original
+from citeline.verify.classify import Vocabulary
 from citeline.verify.fold import Folded, fold
 from citeline.verify.match import tokens
 
@@ -43,7 +45,7 @@ class Lookup:
         self._folded: dict[str, Folded] = {}
         self._versions: dict[int, VersionInfo] = {}
         self._version_chunks: dict[int, list[ChunkInfo]] = {}
-        self._vocabulary: dict[int, frozenset[str]] = {}
+        self._vocabulary: dict[int, Vocabulary] = {}
         self._languages: dict[int, Language] = {}
         self._chunk_words: dict[str, frozenset[str]] = {}
         self._sources: dict[str, tuple[str, Geometry]] = {}
@@ -103,14 +105,15 @@ class Lookup:
             words = self._chunk_words[chunk.chunk_id] = frozenset(tokens(self.folded(chunk).text))
         return words
 
-    def vocabulary(self, version_id: int) -> frozenset[str]:
-        """The folded words of a whole document version: a quote word found there is a real word,
-        so a one-letter difference to it is a substitution, not a typo."""
+    def vocabulary(self, version_id: int) -> Vocabulary:
+        """The folded words of a whole document version, with how often each is written: a quote
+        word found there is a real word, so a one-letter difference to it is a substitution, not a
+        typo."""
         if version_id not in self._vocabulary:
-            words: set[str] = set()
+            counts: Counter[str] = Counter()
             for c in self.version_chunks(version_id):
-                words.update(self.chunk_words(c))
-            self._vocabulary[version_id] = frozenset(words)
+                counts.update(tokens(self.folded(c).text))
+            self._vocabulary[version_id] = Vocabulary(counts)
         return self._vocabulary[version_id]
 
     def language(self, version_id: int) -> Language:
