@@ -112,7 +112,9 @@ class Lookup:
         if version_id not in self._vocabulary:
             counts: Counter[str] = Counter()
             for c in self.version_chunks(version_id):
-                counts.update(tokens(self.folded(c).text))
+                words = tokens(self.folded(c).text)
+                counts.update(words)
+                self._chunk_words.setdefault(c.chunk_id, frozenset(words))
             self._vocabulary[version_id] = Vocabulary(counts)
         return self._vocabulary[version_id]
 
