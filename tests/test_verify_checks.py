@@ -132,6 +132,20 @@ DOCUMENTS = {
         "Muscle accounts for 18 to 24 percent of a baby’s body weight. Revenue rose 15% in 2023. "
         "Section 3 of 2019 covers the Zürich survey.\n"
     ),
+    "olap_fr.txt": (
+        "Les opérateurs de Zürich travaillent en traitant chaque dimension indépendamment les unes des autres.\n"
+    ),
+    "karte_de.txt": "Jede Mannigfaltigkeit in Zürich hat mindestens eine Karte, und das ist wichtig.\n",
+    "vaccine.txt": "Parents in Zürich who choose not to vaccinate their children believe that the disease is mild.\n",
+    "vehicle.txt": (
+        "If you used your own vehicle in Zürich and item 2 does not apply, you may file the short form instead. "
+        "If you rent a vehicle, you may not file the short form.\n"
+    ),
+    "dense.txt": (
+        "Such approaches complement the sparse methods in Zürich as they can give high scores to related "
+        "text, even without exact token matching.\n"
+    ),
+    "spans.txt": "Yes is appropriate in Zürich only if all the facts in the span are supported by the source.\n",
     "agreement.txt": (
         "While 33 papers in Zürich report using multiple annotators per summary, only 12 report agreement.\n"
     ),
@@ -539,6 +553,85 @@ CHECK_CASES: list[tuple[str, str, str, bool]] = [
     ),
     ("antonyms", "cost_fr.txt", "L’algorithme est rapide : « le calcul des tests reste lent à Zürich » [S1].", True),
     ("antonyms", "cost_fr.txt", "L’algorithme est lent : « le calcul des tests reste lent à Zürich » [S1].", False),
+    # the negation checks on faithful restatements of a negative passage (the negation round)
+    # claim_denial: a word the claim denies that the source denies too, or says with a negating
+    # prefix, agrees; a denial with a negative preposition in it asserts
+    (
+        "claim_denial",
+        "olap_fr.txt",
+        "Aucune dimension ne dépend des autres : « en traitant chaque dimension indépendamment les unes "
+        "des autres » [S1].",
+        False,
+    ),
+    (
+        "claim_denial",
+        "olap_fr.txt",
+        "Aucune dimension n’est traitée : « en traitant chaque dimension indépendamment les unes des autres » [S1].",
+        True,
+    ),
+    (
+        "claim_denial",
+        "karte_de.txt",
+        "Eine Mannigfaltigkeit ohne Karte gibt es nicht, da „Jede Mannigfaltigkeit in Zürich hat mindestens "
+        "eine Karte“ [S1].",
+        False,
+    ),
+    (
+        "claim_denial",
+        "karte_de.txt",
+        "Die Mannigfaltigkeiten, die wir mit dem Buch zu sehen bekommen, haben keine Karte: „Jede "
+        "Mannigfaltigkeit in Zürich hat mindestens eine Karte“ [S1].",
+        True,
+    ),
+    # claim_polarity: a hyphenated negating prefix ("non-vaccinating") denies the source's word too
+    (
+        "claim_polarity",
+        "vaccine.txt",
+        'Non-vaccinating parents are more likely to believe "that the disease is mild" [S1].',
+        False,
+    ),
+    (
+        "claim_polarity",
+        "vaccine.txt",
+        'Vaccinating parents are more likely to believe "that the disease is mild" [S1].',
+        True,
+    ),
+    # denied_beside: a negation inside the condition a quote opens with denies nothing of its main clause
+    (
+        "denied_beside",
+        "vehicle.txt",
+        'Drivers of their own car may file that form: "If you used your own vehicle in Zürich and item 2 '
+        'does not apply, you may file the short form instead" [S1].',
+        False,
+    ),
+    (
+        "denied_beside",
+        "vehicle.txt",
+        'Renters can file the form like every driver: "If you rent a vehicle, you may not file the short form" [S1].',
+        True,
+    ),
+    # antonyms: the quote's clause starts at the last word before it that opens a subordinate clause
+    (
+        "antonyms",
+        "dense.txt",
+        'Dense encoders can score related text highly "even without exact token matching" [S1].',
+        False,
+    ),
+    # prefix_opposite: a prefixed word in a denial says the plain word
+    (
+        "prefix_opposite",
+        "spans.txt",
+        'A span with even one unsupported fact does not qualify: "only if all the facts in the span are '
+        'supported by the source" [S1].',
+        False,
+    ),
+    (
+        "prefix_opposite",
+        "spans.txt",
+        'A span with unsupported facts qualifies too: "only if all the facts in the span are supported by the '
+        'source" [S1].',
+        True,
+    ),
     # opposite_attribute: one of two opposites said of a word the quote says the other of, in any
     # clause of the claim's sentence; not in a phrase about a comparison's other side
     (

@@ -16,6 +16,17 @@ from citeline.text.lang import Language
 from citeline.text.scripts import CJK_CHARS
 
 WORD = re.compile(r"[^\W\d_]+(?:['’]t)?")
+#: A hyphenated compound ("non-vaccinating", "near-misses"), read whole by :func:`compounds`.
+_COMPOUND = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
+
+
+def compounds(text: str) -> list[str]:
+    """The hyphenated compounds of ``text``, lower-case and without their hyphens ("nonvaccinating"
+    of "non-vaccinating"): :data:`WORD` reads their parts apart, so a negating prefix written with
+    a hyphen is found on the whole."""
+    return [m.group().replace("-", "").lower() for m in _COMPOUND.finditer(text)]
+
+
 #: How many content words after a negation it is held to deny ("did not yield a *consistent*
 #: ordering": the verb and what it says of its object).
 TARGETS = 1
@@ -197,6 +208,7 @@ def restates_denied(claimed: str, whole: str, evidence: str, lang: Language) -> 
         return False
     claim_words = [w.lower() for w in WORD.findall(claimed)]
     content = {sense(w, lang) for w in claim_words if len(w) >= 3 and w not in lang.between}
+    claim_words += compounds(claimed)  # ("non-vaccinating" against "choose not to vaccinate")
     words = [w.lower() for w in WORD.findall(without_asserting(evidence, lang))]
     at = [k for k, w in enumerate(words) if lang.denies(w)]
     for k, nxt in zip(at, [*at[1:], len(words)], strict=True):

@@ -211,6 +211,16 @@ def opposite_magnitude(e: Evidence) -> str | None:
     return _opposed(e, "magnitudes")
 
 
+def _quote_clause(e: Evidence) -> str:
+    """The clause of the quote, from the last word before the quote that opens a subordinate clause
+    ("Such approaches complement the sparse vector methods *as* they can … "even without exact
+    token matching"": what the quote says is said of "they", not of the sparse methods)."""
+    text = e.chunk.text
+    cs, ce = clause_bounds(text, e.start, e.end, e.doc)
+    opened = [m.start() for m in NEGATION_WORD.finditer(text, cs, e.start) if m.group().lower() in e.doc.subordinators]
+    return text[opened[-1] if opened else cs : ce]
+
+
 def _opposed(e: Evidence, pairs: str) -> str | None:
     if not e.cit.claim or not e.cit.quote or e.answer.unspaced or e.doc.unspaced:
         return None
@@ -221,7 +231,7 @@ def _opposed(e: Evidence, pairs: str) -> str | None:
     said = _sides(_without_comparands(own, e.answer), e.answer, pairs)
     if not said:
         return None
-    clause = e.chunk.text[slice(*clause_bounds(e.chunk.text, e.start, e.end, e.doc))]
+    clause = _quote_clause(e)
     found = _sides(_without_comparands(clause, e.doc), e.doc, pairs)
     for pair in {n for n, _ in said}:
         ours = {side for n, side in said if n == pair}

@@ -31,7 +31,18 @@ from citeline.verify.claims import (
     scope_around,
     without,
 )
-from citeline.verify.negation import WORD, denied_at, negated, privative, restates_denied, says_less, targets
+from citeline.verify.negation import (
+    WORD,
+    antonym_in,
+    compounds,
+    denied_at,
+    negated,
+    privative,
+    restates_denied,
+    says_less,
+    targets,
+    without_asserting,
+)
 
 
 def _scopes(e: Evidence) -> tuple[str, bool, str, str]:
@@ -148,8 +159,13 @@ def claim_polarity(e: Evidence) -> str | None:
     said = f"{claimed} {lead}" if lead else claimed
     own, _ = _split(e, claimed)
     own_words = _heads(own)
+    joined = compounds(own)
     for word in targets(scope + " " + e.lead, e.doc):
-        if _claim_denies(e, said, word) is False and not any(privative(w, word, e.answer) for w in own_words):
+        if (
+            _claim_denies(e, said, word) is False
+            and not any(privative(w, word, e.answer) for w in own_words)
+            and not any(antonym_in(w, {word[:5]}, e.answer) for w in joined)  # "non-vaccinating"
+        ):
             return f"the claim asserts {word!r}, which the source denies"
     return None
 
@@ -183,6 +199,8 @@ def claim_denial(e: Evidence) -> str | None:
     if not e.cit.claim:
         return None
     claimed, lead, claim_negated = _claim_negated(e)
+    if claim_negated and _double_negation(_split(e, claimed)[0], e.answer):
+        return None  # "Eine Mannigfaltigkeit ohne Karte gibt es nicht": every manifold has one
     if not claim_negated:
         # a claim that only says who says it ("the paper notes that "…"") states what the
         # sentence's uncited clause before it says ("… did not yield a consistent ordering of
@@ -194,13 +212,42 @@ def claim_denial(e: Evidence) -> str | None:
     scope = scope_around(e.chunk.text, e.start, e.end, e.doc)
     if says_less(own, scope, e.answer):
         return None
-    for word in [*targets(claimed, e.answer, light=True), *targets(lead, e.answer, light=True)]:
-        near = e.sentences + " " + e.lead
+    words = [*targets(claimed, e.answer, light=True), *targets(lead, e.answer, light=True)]
+    near = e.sentences + " " + e.lead
+    if e.answer.code == e.doc.code and any(_denied_too(word, near, e) for word in words):
+        # one of the words the claim denies, the source denies too: the two agree, whatever else
+        # the negation reaches ("No per-task tuning" of "without the need for any task-specific
+        # fine-tuning", where "tasks" is asserted earlier in the sentence)
+        return None
+    for word in words:
         if denied_at(near, word, e.doc) is False and denied_at(e.chunk.text, word, e.doc) is False:
             if e.answer.code == e.doc.code and says_opposite(word, scope, e.doc):
                 continue  # "do not differ" of "have identical … rights"
             return f"the claim denies {word!r}, which the source asserts"
     return None
+
+
+def _double_negation(text: str, lang: Language) -> bool:
+    """Whether a clause of ``text`` denies twice, once with a negative preposition ("there is no
+    manifold without a chart", "ohne Karte gibt es nicht", "pas de règle sans exception"): it
+    asserts."""
+    for clause in re.split(r"[,;:.!?()]", text):
+        words = [w.lower() for w in WORD.findall(clause)]
+        if any(w in lang.negative_prepositions for w in words) and any(
+            lang.denies(w) and w not in lang.negative_prepositions for w in words
+        ):
+            return True
+    return False
+
+
+def _denied_too(word: str, text: str, e: Evidence) -> bool:
+    """Whether ``text`` denies ``word`` too: a negation before it everywhere it stands, or a form of
+    it with a negating prefix ("indépendamment" of "dépend")."""
+    text = without_asserting(text, e.doc)  # ("ne rembourse que 70 %" says "only", it denies nothing)
+    if denied_at(text, word, e.doc) is True:
+        return True
+    stem = {word.lower()[:5]}
+    return any(antonym_in(w.lower(), stem, e.doc) for w in WORD.findall(text))
 
 
 def says_opposite(word: str, text: str, lang: Language) -> bool:
@@ -317,9 +364,13 @@ def denied_beside(e: Evidence) -> str | None:
     if any(w in negative for w in words) or not all(asserts(mine, other) for other in every()):
         return None  # (a lead-in of saying in any language: "Laut Abschnitt 3.2 gilt:")
     quoted = e.chunk.text[e.start : e.end]
+    opening = [w.lower() for w in WORD.findall(quoted)[:2]]
+    if opening and opening[0] in e.doc.conditionals and "," in quoted:
+        # a quote that opens with a condition says its main clause ("If … does not apply, you may be
+        # able to file Form 2106-EZ instead"): a negation inside the condition denies nothing of it
+        quoted = quoted[quoted.index(",") + 1 :]
     if not negated(quoted, e.doc):
         return None
-    opening = [w.lower() for w in WORD.findall(quoted)[:2]]
     if opening and (
         (len(opening[0]) > 2 and e.doc.denies(opening[0]) and opening[0] not in e.doc.coordinators)
         or (opening[0] == "do" and e.doc.denies(opening[-1]))
@@ -390,6 +441,8 @@ def prefix_opposite(e: Evidence) -> str | None:
                 continue  # (either side says both)
             if denied_at(said_text, plain, lang) is not False or denied_at(found_text, prefixed, lang) is not False:
                 continue  # (a denied word is its prefixed form: "aren't vaccinated" is "unvaccinated")
+            if any(negated(part, lang) for part in re.split(r"[,;:]", found_text) if prefixed in part.lower()):
+                continue  # (a prefixed word in a denial: "a span with one unsupported fact does not qualify")
             claim_word, source_word = (plain, prefixed) if said is mine else (prefixed, plain)
             return f"the claim says {claim_word!r}, the source {source_word!r}"
     return None
